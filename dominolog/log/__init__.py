@@ -1,0 +1,1 @@
+"""Reading and writing logs: JSON Lines with line numbers, and the hash chain."""

@@ -1,0 +1,54 @@
+"""The hash chain of FORMAT.md: ``hash = sha256(prev + canonical(e))``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+_dumps = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
+
+def canonical(event: Mapping[str, Any]) -> str:
+    """The event without its ``hash`` key, keys sorted, no spaces, non-ASCII kept."""
+    if "hash" in event:
+        event = {k: v for k, v in event.items() if k != "hash"}
+    return _dumps(event)
+
+
+def _utf8(text: str) -> bytes:
+    # Lone surrogates (from a \\ud800 escape) cannot be UTF-8; keep them as the bytes
+    # Python would write, so a broken event still gets a stable fingerprint.
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
+def chain_hash(prev: str, canonical_text: str) -> str:
+    return hashlib.sha256(_utf8(prev + canonical_text)).hexdigest()
+
+
+def event_hash(prev: str, event: Mapping[str, Any]) -> str:
+    return chain_hash(prev, canonical(event))
+
+
+def add_hashes(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Copies of one match's events, each carrying its chain hash (last key)."""
+    prev = ""
+    out = []
+    for e in events:
+        body = {k: v for k, v in e.items() if k != "hash"}
+        prev = chain_hash(prev, canonical(body))
+        body["hash"] = prev
+        out.append(body)
+    return out
+
+
+def head(events: Iterable[Mapping[str, Any]]) -> str:
+    """The head (hash of the last event) of one match's events."""
+    prev = ""
+    for e in events:
+        prev = event_hash(prev, e)
+    return prev

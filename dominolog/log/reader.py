@@ -1,0 +1,146 @@
+"""A streaming JSON Lines reader that keeps line numbers and never dies on bad input.
+
+Each non-blank line becomes a :class:`Record`: the decoded object and the
+validated event when the line is good, or the reason it is not. Records are
+grouped into matches (:class:`MatchLog`), a new one at every ``match_start``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from dominolog.events import Event, EventError, parse_event
+
+_NO_VALUE = object()
+
+
+class PathError(Exception):
+    """A path given by the user that does not exist or cannot be read."""
+
+
+@dataclass(slots=True)
+class Record:
+    """One non-blank line of a log, as read."""
+
+    line: int
+    seq: int
+    raw: str
+    value: Any = _NO_VALUE  # the decoded JSON value, if the line is JSON
+    event: Event | None = None
+    error: str | None = None
+
+    @property
+    def is_json(self) -> bool:
+        return self.value is not _NO_VALUE
+
+    @property
+    def obj(self) -> dict[str, Any] | None:
+        return self.value if isinstance(self.value, dict) else None
+
+    @property
+    def type(self) -> str | None:
+        v = self.value
+        if isinstance(v, dict):
+            t = v.get("type")
+            return t if isinstance(t, str) else None
+        return None
+
+
+@dataclass(slots=True)
+class MatchLog:
+    """The records of one match (or of lines before any ``match_start``: ``orphan``)."""
+
+    source: str
+    line: int
+    records: list[Record] = field(default_factory=list)
+    orphan: bool = False
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode_line(data: bytes, lineno: int, seq: int) -> Record:
+    """Decode one line (without its newline) into a record; never raises."""
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as uexc:
+            raw = data.decode("utf-8", "replace")
+            return Record(lineno, seq, raw, error=f"not UTF-8 (bad byte at column {uexc.start + 1})")
+        try:  # orjson refuses integers beyond 64 bits and lone surrogates; json does not
+            value = json.loads(text, parse_constant=_reject_constant)
+        except (ValueError, RecursionError):
+            return Record(lineno, seq, text, error=f"not JSON: {str(exc).split(':')[0]}")
+        raw = text
+    else:
+        raw = data.decode("utf-8")
+    rec = Record(lineno, seq, raw, value=value)
+    try:
+        rec.event = parse_event(value)
+    except EventError as exc:
+        rec.error = str(exc)
+    return rec
+
+
+def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchLog]:
+    """Yield the matches of one file, streaming it line by line."""
+    source = str(path)
+    current: MatchLog | None = None
+    seq = 0
+    lines: Iterable[bytes]
+    if data is None:
+        try:
+            fh = open(path, "rb")  # noqa: SIM115 - closed in finally
+        except OSError as exc:
+            raise PathError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    else:
+        fh = None
+    try:
+        lines = fh if fh is not None else data.splitlines(keepends=True)  # type: ignore[union-attr]
+        for lineno, line in enumerate(lines, 1):
+            stripped = line.strip()
+            if not stripped:
+                continue
+            is_start = b'"match_start"' in stripped
+            rec = decode_line(stripped, lineno, seq + 1)
+            if is_start and rec.type == "match_start":
+                if current is not None:
+                    yield current
+                current = MatchLog(source, lineno)
+                seq = 0
+                rec.seq = 1
+            elif current is None:
+                current = MatchLog(source, lineno, orphan=True)
+            seq += 1
+            rec.seq = seq
+            current.records.append(rec)
+    except OSError as exc:
+        raise PathError(f"{source}: read failed: {exc.strerror or exc}") from None
+    finally:
+        if fh is not None:
+            fh.close()
+    if current is not None:
+        yield current
+
+
+def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
+    """Files named, and every ``*.jsonl`` of each folder named (sorted); PathError if missing."""
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out.extend(sorted(q for q in path.glob("*.jsonl") if q.is_file()))
+        elif path.exists():
+            out.append(path)
+        else:
+            raise PathError(f"{p}: no such file or folder")
+    return out

@@ -1,0 +1,127 @@
+"""Tiles of the double-six set (ruling C1) as small frozen value objects."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Final
+
+_TILE_RE: Final = re.compile(r"^([0-6])-([0-6])$")
+
+
+class TileError(ValueError):
+    """A string that does not name a tile of the double-six set."""
+
+
+class Tile:
+    """One tile of the double-six set. ``Tile.parse("3-5") is Tile.parse("5-3")``.
+
+    Tiles are interned: there are exactly 28 instances, so identity, equality and
+    hashing are all cheap. ``lo <= hi`` always holds.
+    """
+
+    __slots__ = ("lo", "hi", "pips", "is_double", "index")
+
+    lo: int
+    hi: int
+    pips: int
+    is_double: bool
+    index: int
+
+    def __new__(cls, a: int, b: int) -> Tile:
+        return _tile(min(a, b), max(a, b))
+
+    @classmethod
+    def _make(cls, lo: int, hi: int, index: int) -> Tile:
+        t = object.__new__(cls)
+        object.__setattr__(t, "lo", lo)
+        object.__setattr__(t, "hi", hi)
+        object.__setattr__(t, "pips", lo + hi)
+        object.__setattr__(t, "is_double", lo == hi)
+        object.__setattr__(t, "index", index)
+        return t
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Tile is immutable")
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+        return (Tile, (self.lo, self.hi))
+
+    def __copy__(self) -> Tile:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Tile:
+        return self
+
+    @staticmethod
+    def parse(text: str) -> Tile:
+        """Parse ``a-b`` with digits 0-6 (either order); raise TileError otherwise."""
+        t = _PARSED.get(text) if isinstance(text, str) else None
+        if t is None:
+            raise TileError(f"not a tile of the double-six set: {text!r} (expected a-b with digits 0-6)")
+        return t
+
+    def has(self, value: int) -> bool:
+        return self.lo == value or self.hi == value
+
+    def other(self, value: int) -> int:
+        """The pip at the other half from ``value`` (``value`` must be on the tile)."""
+        if self.lo == value:
+            return self.hi
+        if self.hi == value:
+            return self.lo
+        raise ValueError(f"{self} has no {value}")
+
+    def __repr__(self) -> str:
+        return f"Tile({self.lo}, {self.hi})"
+
+    def __str__(self) -> str:
+        return f"{self.lo}-{self.hi}"
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.index < other.index
+
+
+_ALL: list[Tile] = []
+_BY_PAIR: dict[tuple[int, int], Tile] = {}
+for _lo in range(7):
+    for _hi in range(_lo, 7):
+        _t = Tile._make(_lo, _hi, len(_ALL))
+        _ALL.append(_t)
+        _BY_PAIR[(_lo, _hi)] = _t
+
+_PARSED: dict[str, Tile] = {}
+for _t in _ALL:
+    _PARSED[f"{_t.lo}-{_t.hi}"] = _t
+    _PARSED[f"{_t.hi}-{_t.lo}"] = _t
+
+
+@lru_cache(maxsize=None)
+def _tile(lo: int, hi: int) -> Tile:
+    try:
+        return _BY_PAIR[(lo, hi)]
+    except KeyError:
+        raise TileError(f"not a tile of the double-six set: {lo}-{hi}") from None
+
+
+#: The 28 tiles of the double-six set, in a fixed order (0-0, 0-1, ..., 6-6).
+DOUBLE_SIX: Final[tuple[Tile, ...]] = tuple(_ALL)
+#: Total pips of the whole set (168).
+SET_PIPS: Final[int] = sum(t.pips for t in DOUBLE_SIX)
+
+
+def parse_tile(text: str) -> Tile:
+    return Tile.parse(text)
+
+
+def is_tile_text(text: object) -> bool:
+    return isinstance(text, str) and _TILE_RE.match(text) is not None
+
+
+def pips(tiles: object) -> int:
+    return sum(t.pips for t in tiles)  # type: ignore[attr-defined]
+
+
+def suit(value: int) -> frozenset[Tile]:
+    """The seven tiles that carry ``value``."""
+    return frozenset(t for t in DOUBLE_SIX if t.has(value))

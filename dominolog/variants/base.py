@@ -1,0 +1,304 @@
+"""The small interface every rule variant implements, and the line-game mechanics they share.
+
+A variant is a class registered by name (:func:`dominolog.variants.find_variant`).
+The reducer owns the match's life cycle (seq, undo, reveals, hand and match
+boundaries, claims); the variant decides what the rules say about each event.
+Hooks receive a :class:`Ctx` through which they report violations and rules
+that hidden tiles keep from being checked.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol
+
+from dominolog.events import BlockCall, Deal, Declare, Draw, Pass, Play
+from dominolog.layouts.line import LineLayout
+from dominolog.state import Holding, HandResult, HandState, MatchState, Placement, WinnerValue
+from dominolog.tiles import DOUBLE_SIX, Tile
+
+
+class VariantError(ValueError):
+    """Options or players that the variant cannot play with."""
+
+
+class Ctx(Protocol):
+    """What a hook can tell the reducer about the event being applied."""
+
+    seq: int
+
+    def violation(self, code: str, message: str) -> None: ...
+
+    def unverified(self, code: str, message: str) -> None: ...
+
+
+class Variant:
+    """Base class of the rule variants. Subclasses override the hooks their rules need."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    #: option name -> (default, accepted types, description)
+    option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {}
+
+    def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
+        if not self.min_players <= len(players) <= self.max_players:
+            n = (
+                f"{self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise VariantError(f"{self.name} is played by {n} players, not {len(players)}")
+        self.players = list(players)
+        self.options: dict[str, Any] = {k: spec[0] for k, spec in self.option_specs.items()}
+        for key, value in (options or {}).items():
+            if key not in self.option_specs:
+                known = ", ".join(self.option_specs) or "none"
+                raise VariantError(f"unknown option {key!r} for {self.name} (known: {known})")
+            types = self.option_specs[key][1]
+            if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+                raise VariantError(f"option {key!r} has a bad value {value!r}")
+            self.options[key] = value
+        self.check_options()
+
+    def check_options(self) -> None:
+        """Raise VariantError for option values the rules cannot use."""
+
+    # -- hands -------------------------------------------------------------
+    def hand_size(self, n_players: int) -> int:
+        raise NotImplementedError
+
+    def expected_leader(self, match: MatchState) -> str | None:
+        """Who must lead the next hand (None: anyone named in the deal)."""
+        return None
+
+    def new_layout(self) -> LineLayout:
+        return LineLayout()
+
+    def start_hand(self, match: MatchState, deal: Deal, ctx: Ctx) -> HandState:
+        """Check the deal and build the hand's state."""
+        size = self.hand_size(len(self.players))
+        holdings: dict[str, Holding] = {}
+        dealt: set[Tile] = set()
+        hidden = False
+        given = deal.hands or {}
+        for name in given:
+            if name not in self.players:
+                ctx.violation("bad-deal", f"the deal names {name!r}, who is not a player of this match")
+        for p in self.players:
+            tiles = given.get(p)
+            if tiles is None:
+                holdings[p] = Holding(set(), size)
+                hidden = True
+                continue
+            hand: set[Tile] = set()
+            for text in tiles:
+                t = Tile.parse(text)
+                if t in hand or t in dealt:
+                    ctx.violation("bad-deal", f"{t} is dealt twice")
+                hand.add(t)
+                dealt.add(t)
+            if len(tiles) != size:
+                ctx.violation("bad-deal", f"{p} is dealt {len(tiles)} tiles, not {size}")
+            holdings[p] = Holding(hand, 0)
+        expected = self.expected_leader(match)
+        leader = deal.leader
+        if expected is not None and leader != expected:
+            ctx.violation("bad-deal", f"{leader} leads hand {len(match.results) + 1}, but {expected} should lead it")
+        layout = self.new_layout()
+        unaccounted = set(DOUBLE_SIX) - dealt
+        hand_state = HandState(
+            number=len(match.results) + 1,
+            leader=leader,
+            dealer=deal.dealer,
+            deal_seq=ctx.seq,
+            holdings=holdings,
+            boneyard=Holding(set(), 0),
+            unaccounted=unaccounted,
+            layout=layout,
+            turn=leader,
+            hidden=hidden,
+            played_by={p: [] for p in self.players},
+            points={p: 0 for p in self.players},
+        )
+        self.finish_deal(match, hand_state, deal, ctx)
+        hand_state.settle()
+        return hand_state
+
+    def finish_deal(self, match: MatchState, hand: HandState, deal: Deal, ctx: Ctx) -> None:
+        """Variant-specific deal checks (boneyard, start tile)."""
+        if deal.start_tile is not None:
+            ctx.violation("bad-deal", f"{self.name} turns up no start tile")
+        if sum(h.count for h in hand.holdings.values()) + hand.boneyard.count != len(DOUBLE_SIX):
+            n = sum(h.count for h in hand.holdings.values())
+            ctx.violation("bad-deal", f"{n} tiles dealt; {self.name} deals all {len(DOUBLE_SIX)}")
+
+    # -- events ------------------------------------------------------------
+    def on_play(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> None:
+        raise NotImplementedError
+
+    def on_pass(self, match: MatchState, hand: HandState, ev: Pass, ctx: Ctx) -> None:
+        raise NotImplementedError
+
+    def on_draw(self, match: MatchState, hand: HandState, ev: Draw, ctx: Ctx) -> None:
+        ctx.violation("illegal", f"{self.title} has no drawing")
+
+    def on_declare(self, match: MatchState, hand: HandState, ev: Declare, ctx: Ctx) -> None:
+        ctx.violation("illegal", f"{self.title} has no suit declarations")
+
+    def on_block_call(self, match: MatchState, hand: HandState, ev: BlockCall, ctx: Ctx) -> None:
+        ctx.violation("illegal", f"{self.title} has no block calls")
+
+    def accepts_after_over(self, hand: HandState, kind: str) -> bool:
+        """Whether a turn event of ``kind`` is still accepted once the hand is over."""
+        return False
+
+    def may_be_over(self, hand: HandState) -> bool | None:
+        """Whether the hand could be over though the reducer has not seen it end (hidden tiles)."""
+        return False
+
+    def unverified_end(self, hand: HandState) -> str:
+        """How a hand the table closed is taken to have ended when hidden tiles keep it from being known."""
+        return "block"
+
+    # -- results -----------------------------------------------------------
+    def score_hand(self, match: MatchState, hand: HandState, ctx: Ctx) -> HandResult | None:
+        """The hand's result by the rules; None when hidden tiles keep it from being known."""
+        raise NotImplementedError
+
+    def abandoned_result(self, match: MatchState, hand: HandState) -> HandResult:
+        """A hand closed before its end: no winner, points made during play stand."""
+        return HandResult(hand.number, "abandoned", None, dict(hand.points))
+
+    def after_hand(self, match: MatchState) -> None:
+        """Decide whether the match is over after a hand (sets ``match.over``)."""
+
+    def match_winner(self, match: MatchState) -> WinnerValue:
+        best = max(match.totals.values())
+        leaders = [p for p in self.players if match.totals[p] == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    # -- simulation --------------------------------------------------------
+    def legal_placements(self, hand: HandState, player: str) -> list[tuple[Tile, str]]:
+        """Every (tile, end) the player may play now, from the tiles known to be in the hand."""
+        raise NotImplementedError
+
+
+def can_play_line(hand: HandState, player: str, ends: tuple[int, ...] | None = None) -> bool | None:
+    """Whether ``player`` has a tile that fits the line: True, False, or None (hidden tiles)."""
+    values = ends if ends is not None else hand.layout.open_values()
+    h = hand.holdings[player]
+    if not values:
+        return True if h.count else False
+    for t in h.known:
+        if t.has(values[0]) or t.has(values[-1]):
+            return True
+    if h.unknown and any(t.has(values[0]) or t.has(values[-1]) for t in hand.unaccounted):
+        return None
+    return False
+
+
+class LineVariant(Variant):
+    """Mechanics shared by the line games: placing on ``left``/``right``, ownership, turn order."""
+
+    def legal_placements(self, hand: HandState, player: str) -> list[tuple[Tile, str]]:
+        out = []
+        for t in sorted(hand.holdings[player].known):
+            for end in hand.layout.placements(t):
+                out.append((t, end))
+        return out
+
+    def check_turn(self, match: MatchState, hand: HandState, player: str, ctx: Ctx) -> None:
+        if hand.turn is not None and player != hand.turn:
+            ctx.violation("illegal", f"not {player}'s turn ({hand.turn} is on move)")
+
+    def take_tile(self, hand: HandState, player: str, tile: Tile, ctx: Ctx) -> bool:
+        """Move ``tile`` out of ``player``'s hand; False (and a violation) when it cannot be there."""
+        h = hand.holdings[player]
+        if tile in h.known:
+            h.known.discard(tile)
+            return True
+        if tile in hand.layout.on_board:
+            ctx.violation("illegal", f"{tile} is already on the table")
+            return False
+        if h.unknown and tile in hand.unaccounted:
+            h.unknown -= 1
+            hand.unaccounted.discard(tile)
+            hand.settle()
+            return True
+        other = hand.holder_of(tile)
+        if other is not None:
+            ctx.violation("illegal", f"{player} plays {tile}, which is in {other}'s hand")
+            hand.holdings[other].known.discard(tile)
+            return True
+        if tile in hand.boneyard.known:
+            ctx.violation("illegal", f"{player} plays {tile}, which is in the boneyard")
+            hand.boneyard.known.discard(tile)
+            return True
+        ctx.violation("illegal", f"{player} does not hold {tile}")
+        # Some other holder with hidden tiles has it: the table's tile count follows the table.
+        for holder in (*hand.holdings.values(), hand.boneyard):
+            if holder.unknown:
+                holder.unknown -= 1
+                break
+        hand.unaccounted.discard(tile)
+        hand.settle()
+        return True
+
+    def resolve_end(self, hand: HandState, tile: Tile, ev: Play, ctx: Ctx) -> str | None:
+        """The end the tile goes on ("" for the first tile), or None when it fits nowhere."""
+        layout = hand.layout
+        places = layout.placements(tile)
+        end = ev.end
+        if end is not None and end not in ("left", "right"):
+            ctx.violation("illegal", f"{end!r} is not an end of a line game (left or right)")
+            end = None
+        if places == [""]:
+            return ""
+        if not places:
+            ctx.violation(
+                "illegal",
+                f"{tile} matches neither end (left shows {layout.left}, right shows {layout.right}); not placed",
+            )
+            return None
+        if end is None:
+            if len(places) > 1:
+                ctx.violation("ambiguous", f"{tile} fits both ends and no end is given; taken as left")
+            return places[0]
+        if end not in places:
+            shows = layout.left if end == "left" else layout.right
+            ctx.violation(
+                "illegal",
+                f"{tile} does not match the {end} end (it shows {shows}); placed on the {places[0]} end, where it fits",
+            )
+            return places[0]
+        return end
+
+    def place(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> Placement | None:
+        """Apply one single-tile play; returns the placement, or None if nothing was placed."""
+        assert ev.tile is not None
+        tile = Tile.parse(ev.tile)
+        player = ev.player
+        self.check_turn(match, hand, player, ctx)
+        if tile in hand.layout.on_board:
+            ctx.violation("illegal", f"{tile} is already on the table; not placed")
+            hand.turn = match.next_player(player)
+            return None
+        end = self.resolve_end(hand, tile, ev, ctx)
+        if end is None:
+            hand.turn = match.next_player(player)
+            return None
+        self.take_tile(hand, player, tile, ctx)
+        before = hand.layout.open_values()
+        if end == "":
+            a, b = (int(ev.tile[0]), int(ev.tile[2]))
+            hand.layout.place_first(a, b, tile)
+        else:
+            hand.layout.place(tile, end)
+        placement = Placement(ctx.seq, player, tile, end, before)
+        hand.placements.append(placement)
+        hand.actions.append((ctx.seq, player, "play"))
+        hand.played_by[player].append(tile)
+        hand.consecutive_passes = 0
+        hand.turn = match.next_player(player)
+        return placement
