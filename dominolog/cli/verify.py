@@ -1,0 +1,40 @@
+"""``dominolog verify``: check every match of log files (FORMAT.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dominolog.cli.common import fail
+from dominolog.log.reader import PathError
+from dominolog.verify import report_lines, verify_document, verify_paths
+
+
+def verify(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Log files (JSON Lines) or folders (every *.jsonl in them).", show_default=False)
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document (FORMAT.md's shape).")] = False,
+) -> None:
+    """Check every match: rules, scores, seq and hash chain. Exit 0 all valid, 1 any violation, 2 usage error."""
+    try:
+        reports = list(verify_paths(paths))
+    except PathError as exc:
+        fail(str(exc), 2)
+    if as_json:
+        typer.echo(json.dumps(verify_document(reports), indent=2, ensure_ascii=False))
+    else:
+        for r in reports:
+            for line in report_lines(r):
+                typer.echo(line)
+        valid = sum(r.valid for r in reports)
+        unverified = sum(len(r.unverified) for r in reports)
+        summary = f"{len(reports)} matches: {valid} valid, {len(reports) - valid} invalid"
+        if unverified:
+            summary += f"; {unverified} rules unverified (hidden tiles)"
+        typer.echo(summary)
+    if any(not r.valid for r in reports):
+        raise typer.Exit(1)

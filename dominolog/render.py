@@ -1,0 +1,115 @@
+"""The state at an event, printed for a person (``dominolog show``)."""
+
+from __future__ import annotations
+
+from dominolog.log.reader import MatchLog, Record
+from dominolog.reducer import MatchReducer
+from dominolog.state import HandState, MatchState
+
+
+def describe_record(rec: Record) -> str:
+    """A short account of one event, e.g. ``play Ben 3-5 right``."""
+    ev = rec.event
+    if ev is None:
+        return f"(broken line: {rec.error})"
+    kind = ev.type
+    parts = [kind]
+    player = getattr(ev, "player", None)
+    if player:
+        parts.append(player)
+    if kind == "play":
+        parts.append(" + ".join(ev.tiles) if ev.tiles else str(ev.tile))  # type: ignore[union-attr]
+        if ev.end:  # type: ignore[union-attr]
+            parts.append(ev.end)  # type: ignore[union-attr]
+    elif kind == "draw":
+        parts.append(ev.tile or "(unseen)")  # type: ignore[union-attr]
+    elif kind == "reveal":
+        parts.append(" ".join(ev.tiles) or "(no tiles)")  # type: ignore[union-attr]
+    elif kind == "declare":
+        parts.append(ev.suit)  # type: ignore[union-attr]
+    elif kind == "deal":
+        parts.append(f"leader {ev.leader}")  # type: ignore[union-attr]
+    elif kind == "note":
+        parts.append(repr(ev.text))  # type: ignore[union-attr]
+    elif kind == "match_start":
+        parts.append(f"{ev.variant} {' vs '.join(ev.players)}")  # type: ignore[union-attr]
+    return " ".join(parts)
+
+
+def _wrap_tiles(text: str, width: int, indent: str) -> list[str]:
+    out, line = [], indent
+    for i in range(0, len(text), 5):
+        chunk = text[i : i + 5]
+        if len(line) + len(chunk) > width and line.strip():
+            out.append(line)
+            line = indent
+        line += chunk
+    out.append(line)
+    return out
+
+
+def _hand_lines(state: MatchState, hand: HandState, width: int) -> list[str]:
+    lines = [f"Hand {hand.number}: leader {hand.leader}" + (f", dealer {hand.dealer}" if hand.dealer else "")]
+    if hand.over:
+        lines.append(f"  over: {hand.over} (seq {hand.over_seq})")
+    else:
+        lines.append(f"  turn: {hand.turn}")
+    layout = hand.layout
+    ends = layout.ends()
+    end_text = f"  (left {ends['left']}, right {ends['right']})" if ends else ""
+    lines.append(f"  table, {len(layout.on_board)} tiles{end_text}:")
+    lines.extend(_wrap_tiles(layout.render(), width, "    "))
+    for p in state.players:
+        h = hand.holdings[p]
+        tiles = " ".join(str(t) for t in sorted(h.known))
+        if h.unknown and h.known:
+            text = f"{tiles} + {h.unknown} unknown"
+        elif h.unknown:
+            text = f"{h.unknown} unknown tiles"
+        else:
+            text = tiles or "(empty)"
+        mark = "  <- on move" if hand.turn == p and not hand.over else ""
+        lines.append(f"  {p} ({h.count}): {text}{mark}")
+    if hand.boneyard.count:
+        lines.append(f"  boneyard: {hand.boneyard.count} tiles")
+    if hand.unaccounted and any(h.unknown for h in hand.holdings.values()):
+        lines.append(f"  not yet seen: {len(hand.unaccounted)} tiles")
+    return lines
+
+
+def render_state(reducer: MatchReducer, log: MatchLog, at: int, index: int, count: int, width: int = 78) -> str:
+    state = reducer.state
+    rec = next((r for r in log.records if r.seq == at), log.records[-1] if log.records else None)
+    out = [f"{log.source}: match {index} of {count}, line {log.line}"]
+    if rec is not None:
+        out.append(f"at seq {rec.seq} (line {rec.line}): {describe_record(rec)}")
+    if state is None:
+        out.append("the match could not be read (see the violations)")
+    else:
+        opts = ", ".join(f"{k} {v}" for k, v in state.options.items())
+        out.append(f"{state.variant}: {' vs '.join(state.players)}" + (f" ({opts})" if opts else ""))
+        out.append("")
+        if state.hand is not None:
+            out.extend(_hand_lines(state, state.hand, width))
+        elif state.ended:
+            out.append("the match is over")
+        else:
+            out.append("between hands")
+        out.append("")
+        for r in state.results:
+            pts = ", ".join(f"{p} {v}" for p, v in r.points.items())
+            extra = f", aggressor {r.detail['aggressor']}" if "aggressor" in r.detail else ""
+            winner = r.winner if r.winner is not None else "none"
+            out.append(f"hand {r.number}: {r.end}{extra}, winner {winner}: {pts}")
+        out.append("scores: " + ", ".join(f"{p} {v}" for p, v in state.totals.items()))
+        if state.ended:
+            out.append(f"match winner: {state.winner if state.winner is not None else 'none'}")
+    report = reducer.report()
+    if report.violations:
+        out.append("")
+        out.append(f"violations so far ({len(report.violations)}):")
+        out.extend(f"  {log.source}:{v.line}: seq {v.seq}: {v.code}: {v.message}" for v in report.violations)
+    if report.unverified:
+        out.append(f"unverified so far ({len(report.unverified)}):")
+        out.extend(f"  {log.source}:{v.line}: seq {v.seq}: {v.code}: {v.message}" for v in report.unverified)
+    return "\n".join(out)

@@ -1,0 +1,44 @@
+"""JSON Schema of the log format, generated from the pydantic models (checked in under ``schemas/``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from dominolog.events import EVENT_ADAPTER, EVENT_MODELS
+
+BASE_URI = "https://dominolog.invalid/schemas/"
+
+
+def schema_documents() -> dict[str, dict[str, Any]]:
+    """File name -> schema document: one per event type, and ``event.schema.json`` for any line."""
+    docs: dict[str, dict[str, Any]] = {}
+    for model in EVENT_MODELS:
+        kind = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+        doc = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"{BASE_URI}{kind}.schema.json"}
+        doc.update(model.model_json_schema())
+        docs[f"{kind}.schema.json"] = doc
+    line = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"{BASE_URI}event.schema.json",
+        "title": "dominolog log line",
+        "description": "One line of a dominolog log (format version 1): any event, chosen by `type`.",
+    }
+    line.update(EVENT_ADAPTER.json_schema())
+    docs["event.schema.json"] = line
+    return docs
+
+
+def render(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, doc in schema_documents().items():
+        path = folder / name
+        path.write_text(render(doc), encoding="utf-8")
+        written.append(path)
+    return written

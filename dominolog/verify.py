@@ -1,0 +1,45 @@
+"""Verifying files: every match of every file, as reports and as FORMAT.md's JSON document."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from dominolog.log.reader import expand_paths, iter_matches
+from dominolog.reducer import MatchReport, verify_match
+
+
+def verify_paths(paths: Iterable[Path | str]) -> Iterator[MatchReport]:
+    """Reports for every match in the files and folders given (PathError for a missing path)."""
+    for path in expand_paths(paths):
+        for log in iter_matches(path):
+            yield verify_match(log)
+
+
+def verify_document(reports: Iterable[MatchReport]) -> dict[str, Any]:
+    return {"matches": [r.as_dict() for r in reports]}
+
+
+def _winner(w: Any) -> str:
+    if w is None:
+        return "none"
+    return "+".join(w) if isinstance(w, list) else str(w)
+
+
+def report_lines(r: MatchReport) -> list[str]:
+    """The readable form: one line for the match, one per violation and unverified rule."""
+    status = "OK" if r.valid else "INVALID"
+    players = " vs ".join(r.players) or "-"
+    totals = ", ".join(f"{p} {v}" for p, v in r.totals.items()) or "-"
+    state = "complete" if r.complete else "incomplete"
+    head = f"{r.head[:12]}..."
+    lines = [
+        f"{status} {r.source}:{r.line} {r.variant or '?'} {players} | {len(r.hands)} hands, "
+        f"totals {totals}, winner {_winner(r.winner)} | {state} | head {head}"
+    ]
+    for v in r.violations:
+        lines.append(f"{r.source}:{v.line}: seq {v.seq}: {v.code}: {v.message}")
+    for v in r.unverified:
+        lines.append(f"{r.source}:{v.line}: seq {v.seq}: unverified {v.code}: {v.message}")
+    return lines
