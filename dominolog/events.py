@@ -233,9 +233,12 @@ def describe_validation_error(obj: Any, exc: ValidationError) -> str:
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = "unknown field"
-        elif err["type"] == "string_pattern_mismatch" and "TileStr" not in msg:
+        elif err["type"] == "string_pattern_mismatch":
             val = err.get("input")
-            msg = f"bad value {val!r}"
+            if any(str(p) in ("tile", "tiles", "start_tile", "hands") for p in err["loc"]):
+                msg = f"{val!r} is not a tile of the double-six set (a-b, digits 0-6)"
+            else:
+                msg = f"bad value {val!r}"
         elif err["type"] == "missing":
             msg = "missing"
         parts.append(f"{loc}: {msg}")

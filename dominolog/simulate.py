@@ -100,3 +100,46 @@ def simulate_lines(variant_name: str, matches: int, seed: int | str) -> Iterator
     for k in range(matches):
         for event in simulate_match(variant_name, seed, k):
             yield dump_line(event)
+
+
+def hide_match(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The same match as a table recorder sees it: hands not seen at the deal, reveals at the end.
+
+    Locks become confirmed locks (a pass by each player after the locking play),
+    and every player with tiles left reveals them before ``hand_end``. The result
+    must verify to the same hands and totals as the full match.
+    """
+    from dominolog.log.reader import Record as _Record
+
+    reducer = MatchReducer("<hide>")
+    out: list[dict[str, Any]] = []
+
+    def add(e: dict[str, Any]) -> None:
+        e = {k: v for k, v in e.items() if k not in ("hash", "seq")}
+        out.append(e)
+
+    for e in events:
+        body = {k: v for k, v in e.items() if k != "hash"}
+        state = reducer.state
+        if e["type"] == "hand_end" and state is not None and state.hand is not None:
+            hand = state.hand
+            if hand.over == "block" and hand.consecutive_passes < 2:
+                p = hand.turn or state.players[0]
+                q = state.next_player(p)
+                add({"type": "pass", "player": p})
+                add({"type": "pass", "player": q})
+            for p in state.players:
+                tiles = sorted(hand.holdings[p].known)
+                if tiles:
+                    add({"type": "reveal", "player": p, "tiles": [str(t) for t in tiles]})
+        n = reducer.events + 1
+        reducer.feed(_Record(n, n, "", value=body, event=parse_event(body)))
+        if e["type"] == "deal":
+            body = dict(body)
+            body["hands"] = None
+        add(body)
+    for i, e in enumerate(out, 1):
+        e_seq = {"type": e["type"], "seq": i}
+        e_seq.update((k, v) for k, v in e.items() if k != "type")
+        out[i - 1] = e_seq
+    return add_hashes(out)
