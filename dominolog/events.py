@@ -9,7 +9,7 @@ was written; :mod:`dominolog.tiles` turns them into :class:`~dominolog.tiles.Til
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal, Union
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     BaseModel,
@@ -32,9 +32,7 @@ TileStr = Annotated[
 PlayerName = Annotated[str, StringConstraints(min_length=1), Field(description="A name from `match_start.players`.")]
 Timestamp = Annotated[
     str,
-    StringConstraints(
-        pattern=r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
-    ),
+    StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"),
     Field(description="RFC 3339 date-time, e.g. `2026-11-21T19:04:11Z`."),
 ]
 HashHex = Annotated[
@@ -51,7 +49,7 @@ End = Annotated[
     ),
 ]
 Winner = Annotated[
-    Union[PlayerName, list[PlayerName], None],
+    PlayerName | list[PlayerName] | None,
     Field(description="A player, `null` for none, or a partnership's two players in seat order."),
 ]
 
@@ -59,7 +57,9 @@ Winner = Annotated[
 class _Event(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
-    seq: Annotated[int, Field(ge=1, description="Position in the match, 1-based; if present it must be right.")] | None = None
+    seq: (
+        Annotated[int, Field(ge=1, description="Position in the match, 1-based; if present it must be right.")] | None
+    ) = None
     at: Timestamp | None = None
     hash: HashHex | None = None
 
@@ -197,7 +197,7 @@ EVENT_MODELS: Final[tuple[type[_Event], ...]] = (
 )
 
 Event = Annotated[
-    Union[MatchStart, Deal, Play, Draw, Pass, Declare, BlockCall, Reveal, HandEnd, MatchEnd, Note, Undo],
+    MatchStart | Deal | Play | Draw | Pass | Declare | BlockCall | Reveal | HandEnd | MatchEnd | Note | Undo,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: Final[TypeAdapter[Event]] = TypeAdapter(Event)

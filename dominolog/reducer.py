@@ -72,7 +72,7 @@ class MatchReport:
 class _Ctx:
     """The event being applied, and where its violations go."""
 
-    __slots__ = ("reducer", "seq", "line")
+    __slots__ = ("line", "reducer", "seq")
 
     def __init__(self, reducer: MatchReducer) -> None:
         self.reducer = reducer
@@ -132,6 +132,16 @@ class MatchReducer:
 
     # -- feeding -------------------------------------------------------------
     def feed(self, rec: Record) -> None:
+        """Apply one record. A bug met here is reported as ``internal-error``, never raised."""
+        try:
+            self._feed(rec)
+        except Exception as exc:  # pragma: no cover - the property tests keep this unreachable
+            self.format_issues.append(
+                Issue(rec.seq, rec.line, "internal-error", f"dominolog failed here ({type(exc).__name__}: {exc})")
+            )
+            self.broken = True
+
+    def _feed(self, rec: Record) -> None:
         self.events += 1
         self.last_seq = rec.seq
         self._chain(rec)
@@ -261,7 +271,9 @@ class MatchReducer:
             if state.over:
                 ctx.violation("out-of-order", f"{kind} after the match is over; ignored")
             elif state.results:
-                ctx.violation("out-of-order", f"{kind} after hand {len(state.results)} ended and before the next deal; ignored")
+                ctx.violation(
+                    "out-of-order", f"{kind} after hand {len(state.results)} ended and before the next deal; ignored"
+                )
             else:
                 ctx.violation("out-of-order", f"{kind} before the first deal; ignored")
             return
@@ -332,7 +344,8 @@ class MatchReducer:
             self._finish_hand(self._result(hand))
         else:
             self.ctx.violation(
-                "out-of-order", f"{ev.type} while hand {hand.number} is still being played; the hand is closed as abandoned"
+                "out-of-order",
+                f"{ev.type} while hand {hand.number} is still being played; the hand is closed as abandoned",
             )
             self._finish_hand(self.variant.abandoned_result(state, hand))  # type: ignore[union-attr]
 
@@ -479,7 +492,9 @@ class MatchReducer:
                 problems.append(f"shows {t}, which is on the table")
             elif t not in hand.unaccounted:
                 holder = hand.holder_of(t)
-                problems.append(f"shows {t}, which is in {holder}'s hand" if holder else f"shows {t}, which is in the boneyard")
+                problems.append(
+                    f"shows {t}, which is in {holder}'s hand" if holder else f"shows {t}, which is in the boneyard"
+                )
         if len(shown) != h.count:
             problems.append(f"shows {len(shown)} tiles, but {player} holds {h.count}")
         if problems:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from dominolog.events import parse_event
@@ -22,7 +22,7 @@ from dominolog.tiles import DOUBLE_SIX
 from dominolog.variants import find_variant
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dev")
-_EPOCH = datetime(2026, 1, 1, 18, 0, 0, tzinfo=timezone.utc)
+_EPOCH = datetime(2026, 1, 1, 18, 0, 0, tzinfo=UTC)
 
 
 class _Recorder:

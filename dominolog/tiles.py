@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Final
 
 _TILE_RE: Final = re.compile(r"^([0-6])-([0-6])$")
@@ -20,7 +20,7 @@ class Tile:
     hashing are all cheap. ``lo <= hi`` always holds.
     """
 
-    __slots__ = ("lo", "hi", "pips", "is_double", "index")
+    __slots__ = ("hi", "index", "is_double", "lo", "pips")
 
     lo: int
     hi: int
@@ -96,7 +96,7 @@ for _t in _ALL:
     _PARSED[f"{_t.hi}-{_t.lo}"] = _t
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tile(lo: int, hi: int) -> Tile:
     try:
         return _BY_PAIR[(lo, hi)]

@@ -35,7 +35,7 @@ def report_lines(r: MatchReport) -> list[str]:
     state = "complete" if r.complete else "incomplete"
     head = f"{r.head[:12]}..."
     lines = [
-        f"{status} {r.source}:{r.line} {r.variant or '?'} {players} | {len(r.hands)} hands, "
+        f"{status} {r.source}:{r.line} {r.variant or '?'} {players} | {len(r.hands)} hand{'s' * (len(r.hands) != 1)}, "
         f"totals {totals}, winner {_winner(r.winner)} | {state} | head {head}"
     ]
     for v in r.violations:

@@ -6,7 +6,7 @@ import pytest
 
 from dominolog.layouts.line import LineLayout
 from dominolog.simulate import simulate_match
-from dominolog.state import Holding, HandState
+from dominolog.state import HandState, Holding
 from dominolog.tiles import DOUBLE_SIX, SET_PIPS, Tile, TileError
 from dominolog.variants import find_variant
 from dominolog.variants.ghost13 import Ghost13
@@ -262,7 +262,9 @@ def test_ruling_G7_ghost_counts_0_otherwise():
         layout.chain.append((a, b))
         layout.on_board.add(Tile(a, b))
     layout.left, layout.right = 0, 0
-    hand = HandState(1, "Ana", None, 2, {"Ana": Holding({Tile(0, 0)}), "Ben": Holding()}, Holding(), set(), layout, "Ben")
+    hand = HandState(
+        1, "Ana", None, 2, {"Ana": Holding({Tile(0, 0)}), "Ben": Holding()}, Holding(), set(), layout, "Ben"
+    )
     assert v.ghost_value(hand) == 0 and v.pips_left(hand, "Ana") == 0
     layout.left = layout.right = 6
     assert v.ghost_value(hand) == 13
@@ -370,14 +372,21 @@ def test_ruling_G10_match_ends_after_the_hand_reaching_the_target():
     early = run([*hand1, {"type": "match_end"}], options={"target": 200})
     assert codes(early) == [(14, "out-of-order")] and early.winner is None
     # option target: 250 needs two such hands
-    two = run([*hand1, *puppet_hand(LOW, HIGH), hand_end(), {"type": "match_end", "winner": "Ana"}], options={"target": 248})
+    two = run(
+        [*hand1, *puppet_hand(LOW, HIGH), hand_end(), {"type": "match_end", "winner": "Ana"}], options={"target": 248}
+    )
     assert codes(two) == [] and two.totals == {"Ana": 248, "Ben": 0}
 
 
 def test_match_end_abandoned_has_no_winner():
     report = run([*puppet_hand(LOW, HIGH)[:5], {"type": "match_end", "reason": "abandoned"}])
     assert codes(report) == [] and report.complete and report.winner is None
-    assert report.hands[0].as_dict() == {"number": 1, "end": "abandoned", "winner": None, "points": {"Ana": 0, "Ben": 0}}
+    assert report.hands[0].as_dict() == {
+        "number": 1,
+        "end": "abandoned",
+        "winner": None,
+        "points": {"Ana": 0, "Ben": 0},
+    }
 
 
 def test_missing_hand_end_is_flagged_at_the_next_deal():

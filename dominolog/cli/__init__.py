@@ -35,5 +35,7 @@ def main() -> None:
     except Exception as exc:  # last resort: a bug must not show a user a traceback
         if os.environ.get("DOMINOLOG_DEBUG"):
             raise
-        sys.stderr.write(f"dominolog: internal error: {type(exc).__name__}: {exc} (set DOMINOLOG_DEBUG=1 for details)\n")
+        sys.stderr.write(
+            f"dominolog: internal error: {type(exc).__name__}: {exc} (set DOMINOLOG_DEBUG=1 for details)\n"
+        )
         raise SystemExit(3) from None

@@ -15,7 +15,8 @@ from dominolog.verify import report_lines, verify_document, verify_paths
 
 def verify(
     paths: Annotated[
-        list[Path], typer.Argument(help="Log files (JSON Lines) or folders (every *.jsonl in them).", show_default=False)
+        list[Path],
+        typer.Argument(help="Log files (JSON Lines) or folders (every *.jsonl in them).", show_default=False),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document (FORMAT.md's shape).")] = False,
 ) -> None:

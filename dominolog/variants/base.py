@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Protocol
 
 from dominolog.events import BlockCall, Deal, Declare, Draw, Pass, Play
 from dominolog.layouts.line import LineLayout
-from dominolog.state import Holding, HandResult, HandState, MatchState, Placement, WinnerValue
+from dominolog.state import HandResult, HandState, Holding, MatchState, Placement, WinnerValue
 from dominolog.tiles import DOUBLE_SIX, Tile
 
 
@@ -56,7 +56,7 @@ class Variant:
                 known = ", ".join(self.option_specs) or "none"
                 raise VariantError(f"unknown option {key!r} for {self.name} (known: {known})")
             types = self.option_specs[key][1]
-            if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+            if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
                 raise VariantError(f"option {key!r} has a bad value {value!r}")
             self.options[key] = value
         self.check_options()
@@ -189,7 +189,7 @@ def can_play_line(hand: HandState, player: str, ends: tuple[int, ...] | None = N
     values = ends if ends is not None else hand.layout.open_values()
     h = hand.holdings[player]
     if not values:
-        return True if h.count else False
+        return h.count > 0
     for t in h.known:
         if t.has(values[0]) or t.has(values[-1]):
             return True

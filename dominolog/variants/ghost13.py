@@ -7,7 +7,7 @@ a hand can be worth 13 ("the ghost").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from dominolog.events import Pass, Play
 from dominolog.state import HandResult, HandState, MatchState, Placement
@@ -23,7 +23,9 @@ class Ghost13(LineVariant):
     title = "Ghost 13"
     min_players = 2
     max_players = 2
-    option_specs = {"target": (100, (int,), "the score that ends the match at the end of a hand (G10)")}
+    option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {
+        "target": (100, (int,), "the score that ends the match at the end of a hand (G10)")
+    }
 
     def check_options(self) -> None:
         if self.options["target"] < 1:
@@ -83,7 +85,12 @@ class Ghost13(LineVariant):
 
     def accepts_after_over(self, hand: HandState, kind: str) -> bool:
         # G6: recorded with hidden hands, a lock is confirmed by two passes after it.
-        return kind == "pass" and hand.hidden and hand.over == "block" and hand.consecutive_passes + hand.confirm_passes < 2
+        return (
+            kind == "pass"
+            and hand.hidden
+            and hand.over == "block"
+            and hand.consecutive_passes + hand.confirm_passes < 2
+        )
 
     def may_be_over(self, hand: HandState) -> bool | None:
         return self.locked(hand)
