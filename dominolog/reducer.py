@@ -19,13 +19,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominolog.events import UNDOABLE, Deal, Event, HandEnd, MatchEnd, MatchStart, Reveal
-from dominolog.log.hashchain import canonical, chain_hash
+from dominolog.log.hashchain import canonical_bytes, chain_hash_bytes
 from dominolog.log.reader import MatchLog, Record
 from dominolog.state import HandResult, HandState, Issue, MatchState, WinnerValue
 from dominolog.tiles import Tile
 from dominolog.variants import Variant, VariantError, find_variant
 
 TURN_EVENTS = frozenset({"play", "draw", "pass", "declare", "block_call"})
+_NAME_FIELDS = {
+    "deal": ("leader", "dealer", "chooser"),
+    **{kind: ("player",) for kind in ("play", "draw", "pass", "declare", "block_call", "reveal", "note")},
+}
 
 
 @dataclass(slots=True)
@@ -173,12 +177,13 @@ class MatchReducer:
     def _chain(self, rec: Record) -> None:
         obj = rec.obj
         if obj is not None:
-            canon = canonical(obj)
+            canon = canonical_bytes(obj, fast=rec.event is not None and rec.event.type != "match_start")
         elif rec.is_json:
-            canon = canonical({"": rec.value})[4:-1]
+            canon = canonical_bytes({"": rec.value})[4:-1]
         else:
-            canon = rec.raw
-        self._head = chain_hash(self._head, canon)
+            canon = rec.data
+        prev_head = self._head
+        self._head = chain_hash_bytes(prev_head, canon)
         if obj is None:
             self._prev_stored = None
             return
@@ -197,7 +202,7 @@ class MatchReducer:
                 Issue(rec.seq, rec.line, "hash-mismatch", "event has a hash, but the match's first event has none")
             )
         if isinstance(stored, str) and self._prev_stored is not None:
-            expected = chain_hash(self._prev_stored, canon)
+            expected = self._head if self._prev_stored == prev_head else self._rehash(self._prev_stored, canon)
             if stored != expected:
                 self.format_issues.append(
                     Issue(
@@ -209,6 +214,13 @@ class MatchReducer:
                     )
                 )
         self._prev_stored = stored if isinstance(stored, str) else None
+
+    @staticmethod
+    def _rehash(prev: str, canon: bytes) -> str:
+        try:
+            return chain_hash_bytes(prev, canon)
+        except UnicodeEncodeError:  # a stored "hash" that is not hex cannot match anyway
+            return ""
 
     def _start(self, ev: MatchStart) -> None:
         try:
@@ -229,9 +241,10 @@ class MatchReducer:
     def _unknown_names(self, ev: Event) -> list[str]:
         assert self.state is not None
         players = self.state.players
+        fields = ev.__dict__  # pydantic's getattr on a field a model lacks is slow
         names = []
-        for attr in ("player", "leader", "dealer", "chooser"):
-            value = getattr(ev, attr, None)
+        for attr in _NAME_FIELDS.get(ev.type, ()):
+            value = fields.get(attr)
             if value is not None and value not in players:
                 names.append(f"{attr} {value!r}")
         return names
@@ -256,14 +269,14 @@ class MatchReducer:
         if state.ended:
             ctx.violation("out-of-order", f"{kind} after match_end; ignored")
             return
-        if isinstance(ev, MatchEnd):
-            self._match_end(ev)
+        if kind == "match_end":
+            self._match_end(ev)  # type: ignore[arg-type]
             return
-        if isinstance(ev, Deal):
-            self._deal(ev)
+        if kind == "deal":
+            self._deal(ev)  # type: ignore[arg-type]
             return
-        if isinstance(ev, HandEnd):
-            self._hand_end(ev)
+        if kind == "hand_end":
+            self._hand_end(ev)  # type: ignore[arg-type]
             return
         if state.hand is None:
             if self.skipping:
@@ -305,8 +318,8 @@ class MatchReducer:
                 variant.on_declare(state, hand, ev, self.ctx)  # type: ignore[arg-type]
             else:
                 variant.on_block_call(state, hand, ev, self.ctx)  # type: ignore[arg-type]
-        elif isinstance(ev, Reveal):
-            self._reveal(hand, ev)
+        elif kind == "reveal":
+            self._reveal(hand, ev)  # type: ignore[arg-type]
 
     # -- hands ---------------------------------------------------------------
     def _deal(self, ev: Deal) -> None:

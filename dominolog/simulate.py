@@ -38,7 +38,7 @@ class _Recorder:
         event["at"] = self.clock.strftime("%Y-%m-%dT%H:%M:%SZ")
         self.events.append(event)
         n = len(self.events)
-        self.reducer.feed(Record(n, n, "", value=event, event=parse_event(event)))
+        self.reducer.feed(Record(n, n, b"", value=event, event=parse_event(event)))
 
 
 def simulate_match(
@@ -133,7 +133,7 @@ def hide_match(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 if tiles:
                     add({"type": "reveal", "player": p, "tiles": [str(t) for t in tiles]})
         n = reducer.events + 1
-        reducer.feed(_Record(n, n, "", value=body, event=parse_event(body)))
+        reducer.feed(_Record(n, n, b"", value=body, event=parse_event(body)))
         if e["type"] == "deal":
             body = dict(body)
             body["hands"] = None

@@ -20,13 +20,15 @@ class Tile:
     hashing are all cheap. ``lo <= hi`` always holds.
     """
 
-    __slots__ = ("hi", "index", "is_double", "lo", "pips")
+    __slots__ = ("hi", "index", "is_double", "lo", "mask", "pips")
 
     lo: int
     hi: int
     pips: int
     is_double: bool
     index: int
+    #: bit ``v`` is set for each value ``v`` on the tile (fast matching against open ends)
+    mask: int
 
     def __new__(cls, a: int, b: int) -> Tile:
         return _tile(min(a, b), max(a, b))
@@ -39,6 +41,7 @@ class Tile:
         object.__setattr__(t, "pips", lo + hi)
         object.__setattr__(t, "is_double", lo == hi)
         object.__setattr__(t, "index", index)
+        object.__setattr__(t, "mask", (1 << lo) | (1 << hi))
         return t
 
     def __setattr__(self, name: str, value: object) -> None:

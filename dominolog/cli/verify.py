@@ -10,7 +10,7 @@ import typer
 
 from dominolog.cli.common import fail
 from dominolog.log.reader import PathError
-from dominolog.verify import report_lines, verify_document, verify_paths
+from dominolog.verify import batch_gc, report_lines, verify_document, verify_paths
 
 
 def verify(
@@ -22,7 +22,8 @@ def verify(
 ) -> None:
     """Check every match: rules, scores, seq and hash chain. Exit 0 all valid, 1 any violation, 2 usage error."""
     try:
-        reports = list(verify_paths(paths))
+        with batch_gc():
+            reports = list(verify_paths(paths))
     except PathError as exc:
         fail(str(exc), 2)
     if as_json:

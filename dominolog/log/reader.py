@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from pydantic import ValidationError
 
-from dominolog.events import Event, EventError, parse_event
+from dominolog.events import EVENT_ADAPTER, Event, describe_validation_error
 
 _NO_VALUE = object()
+_validate = EVENT_ADAPTER.validate_python
 
 
 class PathError(Exception):
@@ -30,10 +32,15 @@ class Record:
 
     line: int
     seq: int
-    raw: str
+    data: bytes  # the line as read, without surrounding white space
     value: Any = _NO_VALUE  # the decoded JSON value, if the line is JSON
     event: Event | None = None
     error: str | None = None
+
+    @property
+    def raw(self) -> str:
+        """The line as text (bytes that are not UTF-8 shown as U+FFFD)."""
+        return self.data.decode("utf-8", "replace")
 
     @property
     def is_json(self) -> bool:
@@ -74,21 +81,15 @@ def decode_line(data: bytes, lineno: int, seq: int) -> Record:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as uexc:
-            raw = data.decode("utf-8", "replace")
-            return Record(lineno, seq, raw, error=f"not UTF-8 (bad byte at column {uexc.start + 1})")
+            return Record(lineno, seq, data, error=f"not UTF-8 (bad byte at column {uexc.start + 1})")
         try:  # orjson refuses integers beyond 64 bits and lone surrogates; json does not
             value = json.loads(text, parse_constant=_reject_constant)
         except (ValueError, RecursionError):
-            return Record(lineno, seq, text, error=f"not JSON: {str(exc).split(':')[0]}")
-        raw = text
-    else:
-        raw = data.decode("utf-8")
-    rec = Record(lineno, seq, raw, value=value)
+            return Record(lineno, seq, data, error=f"not JSON: {str(exc).split(':')[0]}")
     try:
-        rec.event = parse_event(value)
-    except EventError as exc:
-        rec.error = str(exc)
-    return rec
+        return Record(lineno, seq, data, value, _validate(value))
+    except ValidationError as exc:
+        return Record(lineno, seq, data, value, None, describe_validation_error(value, exc))
 
 
 def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchLog]:

@@ -190,10 +190,11 @@ def can_play_line(hand: HandState, player: str, ends: tuple[int, ...] | None = N
     h = hand.holdings[player]
     if not values:
         return h.count > 0
+    m = (1 << values[0]) | (1 << values[-1])
     for t in h.known:
-        if t.has(values[0]) or t.has(values[-1]):
+        if t.mask & m:
             return True
-    if h.unknown and any(t.has(values[0]) or t.has(values[-1]) for t in hand.unaccounted):
+    if h.unknown and any(t.mask & m for t in hand.unaccounted):
         return None
     return False
 
@@ -248,8 +249,12 @@ class LineVariant(Variant):
     def resolve_end(self, hand: HandState, tile: Tile, ev: Play, ctx: Ctx) -> str | None:
         """The end the tile goes on ("" for the first tile), or None when it fits nowhere."""
         layout = hand.layout
-        places = layout.placements(tile)
         end = ev.end
+        if end == "left" and layout.left is not None and tile.mask & (1 << layout.left):
+            return end  # the common case: a named end where the tile fits
+        if end == "right" and layout.right is not None and tile.mask & (1 << layout.right):
+            return end
+        places = layout.placements(tile)
         if end is not None and end not in ("left", "right"):
             ctx.violation("illegal", f"{end!r} is not an end of a line game (left or right)")
             end = None
@@ -288,7 +293,11 @@ class LineVariant(Variant):
         if end is None:
             hand.turn = match.next_player(player)
             return None
-        self.take_tile(hand, player, tile, ctx)
+        known = hand.holdings[player].known
+        if tile in known:
+            known.discard(tile)
+        else:
+            self.take_tile(hand, player, tile, ctx)
         before = hand.layout.open_values()
         if end == "":
             a, b = (int(ev.tile[0]), int(ev.tile[2]))

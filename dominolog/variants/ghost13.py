@@ -59,10 +59,13 @@ class Ghost13(LineVariant):
         """Neither player can play: True, False, or None when hidden tiles keep it open."""
         if hand.layout.empty:
             return False
-        seen = [can_play_line(hand, p) for p in hand.holdings]
-        if any(s is True for s in seen):
-            return False
-        return None if any(s is None for s in seen) else True
+        unsure = False
+        for p in hand.holdings:
+            can = can_play_line(hand, p)
+            if can is True:
+                return False
+            unsure = unsure or can is None
+        return None if unsure else True
 
     def on_pass(self, match: MatchState, hand: HandState, ev: Pass, ctx: Ctx) -> None:
         player = ev.player
