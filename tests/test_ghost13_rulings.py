@@ -424,3 +424,11 @@ def test_every_tile_once_in_the_scenarios():
     assert sorted(LOW + HIGH) == sorted(EVEN_A + EVEN_B)
     assert to_bytes([]) == b"\n"
     assert tiles("1-2 3-4") == ["1-2", "3-4"]
+
+
+def test_block_before_any_tile_has_no_aggressor():
+    hands = {"Ana": PUPPET_ANA + LOW, "Ben": PUPPET_BEN + HIGH}
+    report = run([deal("Ben", hands), pass_("Ben"), pass_("Ana"), hand_end()], options=BIG)
+    assert codes(report) == [(3, "renege"), (4, "renege")]
+    assert report.hands[0].as_dict()["aggressor"] is None
+    assert (report.hands[0].winner, report.hands[0].points) == (None, {"Ana": 0, "Ben": 0})

@@ -146,6 +146,10 @@ class Ghost13(LineVariant):
             winner = p if hand.holdings[p].count == 0 else q
             loser = q if winner == p else p
             points[winner] = pips[loser]
+        elif not hand.placements:
+            # Both players passed before any tile was set (reneges, flagged at the passes):
+            # there is no locking placement, hence no aggressor, winner or points.
+            return HandResult(hand.number, "block", None, points, {**detail, "aggressor": None, "puppeteer": False})
         else:  # G9 block
             aggressor, puppeteer = self.aggressor(match, hand)
             other = q if aggressor == p else p
