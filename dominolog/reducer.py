@@ -415,10 +415,7 @@ class MatchReducer:
         else:
             result = self._result(hand)
         claims_points = ev.points
-        if claims_points is not None:
-            unknown = [p for p in claims_points if p not in state.players]
-            if unknown:
-                ctx.violation("malformed", f"hand_end points name unknown players: {', '.join(unknown)}")
+        self._check_claim_names(ev)
         if not result.verified:
             if claims_points is not None:
                 result.points = {p: claims_points.get(p, 0) for p in state.players}
@@ -435,6 +432,17 @@ class MatchReducer:
             if result.detail.get("puppeteer"):
                 out += " as Puppeteer"
         return out
+
+    def _check_claim_names(self, ev: HandEnd | MatchEnd) -> None:
+        state = self.state
+        assert state is not None
+        claimed = ev.points if isinstance(ev, HandEnd) else ev.totals
+        names = list(claimed or ())
+        winner = ev.winner
+        names += [winner] if isinstance(winner, str) else list(winner or ())
+        unknown = sorted({p for p in names if p not in state.players})
+        if unknown:
+            self.ctx.violation("malformed", f"{ev.type} claim names unknown players: {', '.join(unknown)}")
 
     def _check_claim(self, ev: HandEnd | MatchEnd, points: dict[str, int], winner: WinnerValue, what: str) -> None:
         state = self.state
@@ -469,12 +477,14 @@ class MatchReducer:
         assert state is not None and variant is not None
         self._close_open_hand(ev)
         state.ended = True
+        self._check_claim_names(ev)
         if ev.reason == "abandoned":
             state.abandoned = True
             state.winner = None
         elif not state.over:
             self.ctx.violation(
-                "out-of-order", f"match_end too early: the match is not over after {len(state.results)} hands"
+                "out-of-order", f"match_end too early: the match is not over after {len(state.results)} "
+                f"hand{'s' * (len(state.results) != 1)}"
             )
             state.winner = None
         else:

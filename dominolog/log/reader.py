@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from dominolog.events import EVENT_ADAPTER, Event, describe_validation_error
 
 _NO_VALUE = object()
+_BOM = b"\xef\xbb\xbf"
 _validate = EVENT_ADAPTER.validate_python
 
 
@@ -111,9 +112,12 @@ def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchL
             stripped = line.strip()
             if not stripped:
                 continue
-            is_start = b'"match_start"' in stripped
+            if lineno == 1 and stripped.startswith(_BOM):  # written by some editors; not content
+                stripped = stripped[len(_BOM) :].strip()
+                if not stripped:
+                    continue
             rec = decode_line(stripped, lineno, seq + 1)
-            if is_start and rec.type == "match_start":
+            if rec.type == "match_start":
                 if current is not None:
                     yield current
                 current = MatchLog(source, lineno)
