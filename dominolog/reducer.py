@@ -152,10 +152,14 @@ class MatchReducer:
         ctx = self.ctx
         ctx.seq, ctx.line = rec.seq, rec.line
         if self.orphan:
-            what = rec.type or "line"
-            self.format_issues.append(
-                Issue(rec.seq, rec.line, "out-of-order", f"{what} before any match_start; not part of a match")
-            )
+            if rec.error is not None:
+                self.format_issues.append(
+                    Issue(rec.seq, rec.line, "malformed", f"{rec.error} (before any match_start)")
+                )
+            else:
+                self.format_issues.append(
+                    Issue(rec.seq, rec.line, "out-of-order", f"{rec.type} before any match_start; not part of a match")
+                )
             return
         if rec.error is not None or rec.event is None:
             self.format_issues.append(Issue(rec.seq, rec.line, "malformed", rec.error or "not an event"))
@@ -176,11 +180,14 @@ class MatchReducer:
 
     def _chain(self, rec: Record) -> None:
         obj = rec.obj
-        if obj is not None:
-            canon = canonical_bytes(obj, fast=rec.event is not None and rec.event.type != "match_start")
-        elif rec.is_json:
-            canon = canonical_bytes({"": rec.value})[4:-1]
-        else:
+        try:
+            if obj is not None:
+                canon = canonical_bytes(obj, fast=rec.event is not None and rec.event.type != "match_start")
+            elif rec.is_json:
+                canon = canonical_bytes({"": rec.value})[4:-1]
+            else:
+                canon = rec.data
+        except RecursionError:  # nested too deep to re-encode: fingerprint the line as read
             canon = rec.data
         prev_head = self._head
         self._head = chain_hash_bytes(prev_head, canon)
@@ -483,8 +490,9 @@ class MatchReducer:
             state.winner = None
         elif not state.over:
             self.ctx.violation(
-                "out-of-order", f"match_end too early: the match is not over after {len(state.results)} "
-                f"hand{'s' * (len(state.results) != 1)}"
+                "out-of-order",
+                f"match_end too early: the match is not over after {len(state.results)} "
+                f"hand{'s' * (len(state.results) != 1)}",
             )
             state.winner = None
         else:

@@ -32,7 +32,7 @@ def test_an_escaped_match_start_still_starts_a_match():
 def test_lines_before_the_first_match_start_are_reported():
     orphan, match = _reports(b'{"type":"note","text":"x"}\nnot json\n' + START + b"\n")
     assert orphan.variant is None and not orphan.valid
-    assert [(v.line, v.code) for v in orphan.violations] == [(1, "out-of-order"), (2, "out-of-order")]
+    assert [(v.line, v.code) for v in orphan.violations] == [(1, "out-of-order"), (2, "malformed")]
     assert match.valid
 
 

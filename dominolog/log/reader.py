@@ -7,6 +7,7 @@ grouped into matches (:class:`MatchLog`), a new one at every ``match_start``.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -107,7 +108,8 @@ def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchL
     else:
         fh = None
     try:
-        lines = fh if fh is not None else data.splitlines(keepends=True)  # type: ignore[union-attr]
+        # Lines end at "\n" only (a stray "\r" stays in its line), from a file or from bytes alike.
+        lines = fh if fh is not None else io.BytesIO(data)  # type: ignore[arg-type]
         for lineno, line in enumerate(lines, 1):
             stripped = line.strip()
             if not stripped:

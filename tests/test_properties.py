@@ -1,0 +1,501 @@
+"""Property tests (hypothesis) of the reader, the reducer, the hash chain and the simulator.
+
+Every property runs on simulated Ghost 13 matches (the seed is drawn by
+hypothesis), in their full-information and tabletop (hidden hands) forms, and
+on those matches with garbage lines mixed in.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dominolog.events import EVENT_TYPES, VARIANT_NAMES
+from dominolog.log.hashchain import head as chain_head
+from dominolog.log.reader import decode_line, iter_matches
+from dominolog.reducer import MatchReducer, MatchReport, reduce_match, verify_match
+from dominolog.render import render_state
+from dominolog.simulate import hide_match, simulate_lines, simulate_match
+from dominolog.tiles import DOUBLE_SIX
+from dominolog.verify import report_lines, verify_document
+from tests.helpers import to_bytes
+
+VARIANT = "ghost13"
+PLAYERS = ("Ana", "Ben")
+TILE_TEXTS = [f"{a}-{b}" for a in range(7) for b in range(7)]  # both ways round
+SET = [str(t) for t in DOUBLE_SIX]
+
+PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+seeds = st.integers(min_value=0, max_value=2**32)
+indexes = st.integers(min_value=0, max_value=4)
+
+
+def match_events(seed: int, index: int = 0, hidden: bool = False) -> list[dict[str, Any]]:
+    events = simulate_match(VARIANT, seed, index)
+    return hide_match(events) if hidden else events
+
+
+def verify_bytes(data: bytes, name: str = "prop.jsonl") -> list[MatchReport]:
+    return [verify_match(log) for log in iter_matches(name, data)]
+
+
+def verify_events(events: list[dict[str, Any]]) -> MatchReport:
+    (report,) = verify_bytes(to_bytes(events))
+    return report
+
+
+def without(events: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
+    return [{k: v for k, v in e.items() if k not in keys} for e in events]
+
+
+def hands_of(report: MatchReport) -> list[dict[str, Any]]:
+    return [h.as_dict() for h in report.hands]
+
+
+def no_internal_errors(reports: list[MatchReport]) -> None:
+    internal = [(r.source, v.line, v.message) for r in reports for v in r.violations if v.code == "internal-error"]
+    assert internal == []
+
+
+# -- tiles are conserved ------------------------------------------------------------------------
+
+
+@PROPS
+@given(seed=seeds, index=indexes, hidden=st.booleans())
+def test_the_28_tiles_are_conserved_at_every_event(seed: int, index: int, hidden: bool) -> None:
+    events = match_events(seed, index, hidden)
+    (log,) = iter_matches("sim.jsonl", to_bytes(events))
+    reducer = MatchReducer(log.source, log.line)
+    open_at = 0
+    for rec in log.records:
+        reducer.feed(rec)
+        assert reducer.state is not None
+        hand = reducer.state.hand
+        if hand is None:
+            continue
+        open_at += 1
+        assert hand.conserved(), f"seq {rec.seq}: tiles not conserved"
+        held = sum(h.count for h in hand.holdings.values()) + hand.boneyard.count
+        assert len(hand.layout.on_board) + held == len(DOUBLE_SIX), f"seq {rec.seq}"
+    assert open_at > 0
+    assert reducer.report().valid
+
+
+# -- prefixes -------------------------------------------------------------------------------------
+
+
+@PROPS
+@given(seed=seeds, hidden=st.booleans(), data=st.data())
+def test_any_prefix_verifies_and_is_complete_only_with_match_end(seed: int, hidden: bool, data: st.DataObject) -> None:
+    events = match_events(seed, 0, hidden)
+    raw = to_bytes(events)
+    lines = raw.split(b"\n")[:-1]
+    full = verify_events(events)
+    at_line_ends = [0, *(i + 1 for i, byte in enumerate(raw) if byte == ord("\n"))]
+    cut = data.draw(st.sampled_from(at_line_ends) | st.integers(min_value=0, max_value=len(raw)), label="cut")
+    prefix = raw[:cut]
+    *whole, tail = prefix.split(b"\n")
+    partial = tail not in (b"", lines[len(whole)] if len(whole) < len(lines) else b"")
+    n_lines = len(whole) + (1 if tail and not partial else 0)
+    reports = verify_bytes(prefix)
+    no_internal_errors(reports)
+    if n_lines == 0:
+        if not partial:
+            assert reports == []
+            return
+        # a torn first line is not JSON, and not part of any match
+        (r,) = reports
+        assert [(v.seq, v.line, v.code) for v in r.violations] == [(1, 1, "malformed")]
+        assert r.complete is False and r.hands == []
+        return
+    (r,) = reports
+    assert r.complete is (n_lines == len(lines))
+    assert r.events == n_lines + partial
+    expected = [(n_lines + 1, n_lines + 1, "malformed")] if partial else []
+    assert [(v.seq, v.line, v.code) for v in r.violations] == expected
+    if not hidden:
+        assert r.unverified == []
+    closed = sum(1 for e in events[:n_lines] if e["type"] == "hand_end")
+    assert hands_of(r) == hands_of(full)[:closed]
+    assert r.totals == {p: sum(h.points[p] for h in full.hands[:closed]) for p in PLAYERS}
+    if partial:  # the head covers the torn line too
+        assert r.head != events[n_lines - 1]["hash"]
+    else:
+        assert r.head == events[n_lines - 1]["hash"]
+
+
+# -- simulated matches ------------------------------------------------------------------------------
+
+
+@PROPS
+@given(seed=seeds, index=indexes)
+def test_simulated_matches_verify_clean_and_their_claims_are_the_rules(seed: int, index: int) -> None:
+    events = match_events(seed, index)
+    r = verify_events(events)
+    assert (r.valid, r.complete, r.violations, r.unverified) == (True, True, [], [])
+    assert r.variant == VARIANT and r.players == list(PLAYERS) and r.events == len(events)
+    claims = [(e["points"], e["winner"]) for e in events if e["type"] == "hand_end"]
+    assert [(h.points, h.winner) for h in r.hands] == claims
+    end = events[-1]
+    assert end["type"] == "match_end"
+    assert (r.totals, r.winner) == (end["totals"], end["winner"])
+    assert r.totals == {p: sum(h.points[p] for h in r.hands) for p in PLAYERS}
+    # G10: the match ends after the first hand at whose end someone has 100
+    before_last = {p: r.totals[p] - r.hands[-1].points[p] for p in PLAYERS}
+    assert max(r.totals.values()) >= 100 > max(before_last.values())
+    # G2: every later hand is led by the winner of the one before
+    leaders = [e["leader"] for e in events if e["type"] == "deal"]
+    assert leaders[1:] == [h.winner for h in r.hands[:-1]]
+    assert r.head == end["hash"] == chain_head(events)
+
+
+@PROPS
+@given(seed=seeds, index=indexes)
+def test_the_hidden_version_scores_exactly_like_the_full_match(seed: int, index: int) -> None:
+    events = match_events(seed, index)
+    hidden = hide_match(events)
+    assert all(e["hands"] is None for e in hidden if e["type"] == "deal")
+    assert any(e["type"] == "reveal" for e in hidden)
+    full, tabletop = verify_events(events), verify_events(hidden)
+    assert tabletop.violations == [] and tabletop.unverified == []
+    assert tabletop.valid and tabletop.complete
+    assert hands_of(tabletop) == hands_of(full)
+    assert tabletop.totals == full.totals
+    assert tabletop.winner == full.winner
+
+
+@PROPS
+@given(seed=seeds, index=indexes, hidden=st.booleans())
+def test_the_head_does_not_depend_on_stored_hashes(seed: int, index: int, hidden: bool) -> None:
+    events = match_events(seed, index, hidden)
+    stripped = without(events, "hash")
+    with_hashes, bare = verify_events(events), verify_events(stripped)
+    assert bare.valid and with_hashes.valid
+    assert bare.head == with_hashes.head == events[-1]["hash"]
+
+
+def _edited(key: str, value: Any, draw: Any) -> Any:
+    """A different value for one field of a simulated event."""
+    other = {"Ana": "Ben", "Ben": "Ana"}
+    if key == "tile":
+        return draw(st.sampled_from([t for t in TILE_TEXTS if t != value]), label="tile")
+    if key in ("points", "totals"):
+        who = draw(st.sampled_from(sorted(value)), label="who")
+        return {**value, who: value[who] + draw(st.integers(min_value=1, max_value=50), label="bump")}
+    if key in ("player", "leader", "winner"):
+        return other[value]
+    if key == "end":
+        return "right" if value == "left" else "left"
+    if key == "hands":
+        ana, ben = value["Ana"], value["Ben"]
+        return {"Ana": [ben[0], *ana[1:]], "Ben": [ana[0], *ben[1:]]}
+    if key == "players":
+        return list(reversed(value))
+    if key == "tiles":  # a reveal
+        return value[1:]
+    if key == "seq":
+        return value + draw(st.integers(min_value=1, max_value=5), label="seq bump")
+    if key == "at":
+        return "2031-02-03T04:05:06Z"
+    if key == "meta":
+        return {**value, "event": "edited"}
+    if key in ("id", "variant"):
+        return value + "x"
+    raise AssertionError(f"no edit for {key}")
+
+
+@PROPS
+@given(seed=seeds, hidden=st.booleans(), data=st.data())
+def test_editing_one_event_gives_exactly_one_hash_mismatch_there(seed: int, hidden: bool, data: st.DataObject) -> None:
+    events = match_events(seed, 0, hidden)
+    i = data.draw(st.integers(min_value=0, max_value=len(events) - 1), label="event")
+    keys = sorted(k for k, v in events[i].items() if k not in ("type", "hash") and v is not None)
+    key = data.draw(st.sampled_from(keys), label="field")
+    edited = [dict(e) for e in events]
+    edited[i][key] = _edited(key, events[i][key], data.draw)
+    (r,) = verify_bytes(to_bytes(edited))
+    no_internal_errors([r])
+    mismatches = [(v.seq, v.line) for v in r.violations if v.code == "hash-mismatch"]
+    assert mismatches == [(i + 1, i + 1)]
+    assert r.head != events[-1]["hash"]  # the head is recomputed over what was read
+
+
+# -- garbage ----------------------------------------------------------------------------------------
+
+FIELD_NAMES = sorted(
+    {
+        "seq",
+        "at",
+        "hash",
+        "variant",
+        "players",
+        "options",
+        "id",
+        "meta",
+        "leader",
+        "dealer",
+        "hands",
+        "start_tile",
+        "chooser",
+        "player",
+        "tile",
+        "end",
+        "tiles",
+        "suit",
+        "points",
+        "winner",
+        "totals",
+        "reason",
+        "text",
+    }
+)
+
+huge_ints = st.integers(min_value=2**63, max_value=10**80) | st.integers(min_value=-(10**80), max_value=-(2**63))
+json_leaves = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | huge_ints
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+    | st.sampled_from(["\ud800", "a\udfff", "Ana", "Ben", "0-0", "6-6", "7-1", "left"])
+)
+json_values = st.recursive(
+    json_leaves,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=16,
+)
+
+
+def _dump(value: Any, ensure_ascii: bool) -> bytes:
+    # ensure_ascii=False with a lone surrogate gives bytes that are not UTF-8: garbage too
+    return json.dumps(value, ensure_ascii=ensure_ascii).encode("utf-8", "surrogatepass")
+
+
+def _nest(depth: int, kind: str) -> bytes:
+    inner = b"[" * depth + b"]" * depth
+    if kind == "list":
+        return inner
+    if kind == "dict":
+        return b'{"a":' * depth + b"1" + b"}" * depth
+    return b'{"type":"note","text":"deep","player":' + inner + b"}"
+
+
+names = st.sampled_from(PLAYERS) | st.text(min_size=1, max_size=5)
+tiles = st.sampled_from(TILE_TEXTS)
+points = st.dictionaries(names, st.integers() | huge_ints, max_size=3)
+winners = st.none() | names | st.lists(names, min_size=1, max_size=3)
+common = {
+    "seq": st.integers(min_value=1, max_value=10**30),
+    "at": st.sampled_from(["2026-11-21T19:04:11Z", "2026-01-01 18:00:00.25+01:00"]),
+    "hash": st.text("0123456789abcdef", min_size=64, max_size=64),
+}
+
+
+def _event(kind: str, required: dict[str, Any], optional: dict[str, Any] | None = None) -> st.SearchStrategy:
+    return st.fixed_dictionaries({"type": st.just(kind), **required}, optional={**common, **(optional or {})})
+
+
+valid_events = st.one_of(
+    _event(
+        "match_start",
+        {
+            "variant": st.sampled_from(VARIANT_NAMES),
+            "players": st.lists(names, min_size=2, max_size=4, unique=True),
+        },
+        {
+            "options": st.dictionaries(st.sampled_from(["target", "hands", "x"]), json_leaves, max_size=2),
+            "id": st.text(min_size=1, max_size=5),
+        },
+    ),
+    _event(
+        "deal",
+        {"leader": names},
+        {
+            "hands": st.none()
+            | st.dictionaries(names, st.none() | st.lists(tiles, max_size=15), max_size=3)
+            | st.just({"Ana": SET[:14], "Ben": SET[14:]}),
+            "dealer": names,
+            "start_tile": tiles,
+            "chooser": names,
+        },
+    ),
+    _event("play", {"player": names, "tile": tiles}, {"end": st.sampled_from(["left", "right", "3-4:N", "2-2"])}),
+    _event("play", {"player": names, "tiles": st.lists(tiles, min_size=2, max_size=2)}),
+    _event("draw", {"player": names}, {"tile": tiles}),
+    _event("pass", {"player": names}),
+    _event("declare", {"player": names, "suit": st.sampled_from(["even", "odd"])}),
+    _event("block_call", {"player": names}),
+    _event("reveal", {"player": names, "tiles": st.lists(tiles, max_size=15)}),
+    _event("hand_end", {}, {"points": points, "winner": winners}),
+    _event("match_end", {}, {"totals": points, "winner": winners, "reason": st.just("abandoned")}),
+    _event("note", {"text": st.text(max_size=20)}, {"player": names}),
+    _event("undo", {}, {"reason": st.text(max_size=10)}),
+)
+
+typed_dicts = st.builds(
+    lambda kind, fields: {"type": kind, **fields},
+    st.sampled_from(sorted(EVENT_TYPES)),
+    st.dictionaries(st.sampled_from(FIELD_NAMES) | st.text(max_size=6), json_values, max_size=5),
+)
+
+garbage_lines = st.one_of(
+    st.binary(max_size=200),
+    st.text(max_size=200).map(lambda s: s.encode("utf-8")),
+    st.builds(_dump, json_values, st.booleans()),
+    st.builds(_dump, typed_dicts, st.booleans()),
+    st.builds(_dump, valid_events, st.booleans()),
+    huge_ints.map(lambda n: str(n).encode()),
+    st.just(b"9" * 5000),
+    st.builds(_nest, st.sampled_from([1, 2, 50, 500, 1100, 5000, 100_000]), st.sampled_from(["list", "dict", "note"])),
+    st.sampled_from(
+        [b"\xff\xfe\xfd", b'{"type":"note","text":"\xe9"}', b"NaN", b"[1, 2", b'"\\ud800"', b"{}", b"null"]
+    ),
+).map(lambda b: b.replace(b"\n", b" ").replace(b"\r", b" "))
+
+
+def _splice(base: list[bytes], garbage: list[tuple[int, bytes]], first: int) -> tuple[list[bytes], list[int]]:
+    """Insert garbage lines into ``base`` (at positions >= ``first``); the line numbers they get."""
+    tagged: list[tuple[bytes, bool]] = [(line, False) for line in base]
+    for pos, g in garbage:
+        tagged.insert(first + pos % (len(tagged) + 1 - first), (g + b"\n", True))
+    return [line for line, _ in tagged], [n for n, (_, is_g) in enumerate(tagged, 1) if is_g]
+
+
+def _is_bad(line: bytes, lineno: int) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and decode_line(stripped, lineno, lineno).error is not None
+
+
+def _outputs_are_printable(reports: list[MatchReport], data: bytes) -> None:
+    """What ``verify`` and ``show`` would print can be written out as UTF-8."""
+    for r in reports:
+        "\n".join(report_lines(r)).encode("utf-8")
+    json.dumps(verify_document(reports), ensure_ascii=False).encode("utf-8")
+    logs = list(iter_matches("prop.jsonl", data))
+    for k, log in enumerate(logs, 1):
+        last = log.records[-1].seq
+        render_state(reduce_match(log, last), log, last, k, len(logs)).encode("utf-8")
+
+
+@FUZZ
+@given(
+    seed=seeds,
+    hidden=st.booleans(),
+    garbage=st.lists(st.tuples(st.integers(min_value=0, max_value=10**6), garbage_lines), min_size=1, max_size=6),
+)
+def test_garbage_lines_never_raise_and_the_rest_of_the_file_is_checked(
+    seed: int, hidden: bool, garbage: list[tuple[int, bytes]]
+) -> None:
+    first = to_bytes(match_events(seed, 0, hidden)).splitlines(keepends=True)
+    second_events = match_events(seed, 1, hidden)
+    lines, bad_at = _splice(first, garbage, 0)
+    data = b"".join(lines) + to_bytes(second_events)
+    reports = verify_bytes(data)
+    no_internal_errors(reports)
+    named = {v.line for r in reports for v in r.violations}
+    for lineno in bad_at:
+        if _is_bad(lines[lineno - 1], lineno):
+            assert lineno in named, f"garbage line {lineno} {lines[lineno - 1][:80]!r} has no violation"
+        elif not lines[lineno - 1].strip():
+            assert lineno not in named  # blank lines are ignored
+    last = reports[-1]
+    clean = verify_events(second_events)
+    assert last.line == len(lines) + 1
+    assert (last.valid, last.complete, last.violations) == (True, True, [])
+    assert hands_of(last) == hands_of(clean) and last.totals == clean.totals and last.head == clean.head
+    _outputs_are_printable(reports, data)
+
+
+@FUZZ
+@given(
+    seed=seeds,
+    hidden=st.booleans(),
+    noise=st.lists(
+        st.tuples(st.integers(min_value=0, max_value=10**6), st.builds(_dump, valid_events, st.just(True))),
+        min_size=1,
+        max_size=10,
+    ),
+)
+def test_tiles_stay_conserved_when_wrong_events_are_mixed_in(
+    seed: int, hidden: bool, noise: list[tuple[int, bytes]]
+) -> None:
+    lines, _ = _splice(to_bytes(match_events(seed, 0, hidden)).splitlines(keepends=True), noise, 1)
+    for log in iter_matches("noise.jsonl", b"".join(lines)):
+        reducer = MatchReducer(log.source, log.line)
+        reducer.orphan = log.orphan
+        for rec in log.records:
+            reducer.feed(rec)
+            no_internal_errors([reducer.report()])
+            hand = reducer.state.hand if reducer.state is not None else None
+            if hand is not None and not any(v.code == "bad-deal" for v in reducer.violations):
+                assert hand.conserved(), f"line {rec.line}: {rec.raw[:120]}"
+
+
+bad_lines = garbage_lines.filter(lambda b: b'"match_start"' not in b and _is_bad(b, 1))
+
+
+@FUZZ
+@given(
+    seed=seeds,
+    hidden=st.booleans(),
+    garbage=st.lists(st.tuples(st.integers(min_value=0, max_value=10**6), bad_lines), min_size=1, max_size=5),
+)
+def test_a_bad_line_inside_a_match_is_one_malformed_and_the_match_is_still_scored(
+    seed: int, hidden: bool, garbage: list[tuple[int, bytes]]
+) -> None:
+    # without seq and hash fields, the inserted lines shift nothing that is checked
+    events = without(match_events(seed, 0, hidden), "seq", "hash")
+    lines, bad_at = _splice(to_bytes(events).splitlines(keepends=True), garbage, 1)
+    (r,) = verify_bytes(b"".join(lines))
+    clean = verify_events(events)
+    assert [(v.line, v.code) for v in r.violations if v.code != "hash-mismatch"] == [(n, "malformed") for n in bad_at]
+    # a garbage object that carries a `hash` key when the match has none: also named at its line
+    assert {v.line for v in r.violations if v.code == "hash-mismatch"} <= set(bad_at)
+    assert [v.seq for v in r.violations if v.code == "malformed"] == bad_at  # one record per non-blank line
+    assert hands_of(r) == hands_of(clean) and r.totals == clean.totals and r.winner == clean.winner
+    assert r.complete
+
+
+def test_a_deeply_nested_line_is_malformed_and_the_match_goes_on() -> None:
+    events = without(match_events(7), "seq", "hash")
+    lines = to_bytes(events).splitlines(keepends=True)
+    deep = _nest(1000, "note") + b"\n"
+    (r,) = verify_bytes(b"".join([*lines[:3], deep, *lines[3:]]))
+    clean = verify_events(events)
+    assert [(v.seq, v.line, v.code) for v in r.violations] == [(4, 4, "malformed")]
+    assert hands_of(r) == hands_of(clean) and r.totals == clean.totals and r.complete
+
+
+def test_reading_bytes_and_reading_the_file_give_the_same_records(tmp_path: Any) -> None:
+    events = without(match_events(7), "seq", "hash")
+    lines = to_bytes(events).splitlines(keepends=True)
+    data = b"".join([*lines[:3], b"torn\rline\n", *lines[3:]])
+    path = tmp_path / "cr.jsonl"
+    path.write_bytes(data)
+
+    def records(logs: Any) -> list[tuple[int, int, bool]]:
+        return [(rec.line, rec.seq, rec.error is None) for log in logs for rec in log.records]
+
+    assert records(iter_matches(path, data)) == records(iter_matches(path))
+
+
+# -- determinism --------------------------------------------------------------------------------------
+
+
+@PROPS
+@given(seed=seeds, matches=st.integers(min_value=1, max_value=3))
+def test_simulate_is_deterministic(seed: int, matches: int) -> None:
+    once = "\n".join(simulate_lines(VARIANT, matches, seed))
+    again = "\n".join(simulate_lines(VARIANT, matches, seed))
+    assert once == again
+    assert simulate_match(VARIANT, seed, matches - 1) == simulate_match(VARIANT, seed, matches - 1)
+    assert hide_match(simulate_match(VARIANT, seed)) == hide_match(simulate_match(VARIANT, seed))
+    reports = verify_bytes(once.encode() + b"\n")
+    assert len(reports) == matches and all(r.valid and r.complete for r in reports)
+    assert len({r.head for r in reports}) == matches
