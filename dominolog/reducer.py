@@ -126,7 +126,8 @@ class MatchReducer:
         self._prev_stored: str | None = ""
         self._head = ""
         # the open hand
-        self.hand_start: HandState | None = None
+        #: the open hand's deal, from which its starting state is rebuilt when re-folding
+        self.hand_deal: Deal | None = None
         self._marks = (0, 0)
         self.hand_records: list[tuple[Record, Event]] = []
         self.retracted: set[int] = set()
@@ -340,7 +341,7 @@ class MatchReducer:
         self.skipping = False
         hand = variant.start_hand(state, ev, self.ctx)
         state.hand = hand
-        self.hand_start = hand.clone()
+        self.hand_deal = ev
         self._marks = (len(self.violations), len(self.unverified))
         self.hand_records = []
         self.retracted = set()
@@ -371,10 +372,10 @@ class MatchReducer:
 
     def _prepare_end(self, hand: HandState) -> None:
         """At the end of a hand recorded with hidden tiles: re-check it with the full deal, if now known."""
-        if not hand.hidden or self.hand_start is None:
+        if not hand.hidden or self.hand_deal is None:
             return
         hand.settle()
-        if not hand.fully_known or self.hand_start.fully_known:
+        if not hand.fully_known or self._hand_start().fully_known:
             return
         full = {p: set(hand.played_by[p]) | hand.holdings[p].known for p in hand.holdings}
         self._refold(full)
@@ -475,7 +476,7 @@ class MatchReducer:
             if p in state.totals:
                 state.totals[p] += v
         state.hand = None
-        self.hand_start = None
+        self.hand_deal = None
         self.hand_records = []
         variant.after_hand(state)
 
@@ -550,11 +551,18 @@ class MatchReducer:
         self.retracted.add(target)
         self._refold()
 
+    def _hand_start(self) -> HandState:
+        """The open hand's state right after its deal (its deal violations were reported then)."""
+        assert self.state is not None and self.variant is not None and self.hand_deal is not None
+        quiet = _Ctx(MatchReducer())
+        quiet.seq = self.state.hand.deal_seq if self.state.hand else 0
+        return self.variant.start_hand(self.state, self.hand_deal, quiet)
+
     def _refold(self, full: dict[str, set[Tile]] | None = None) -> None:
         """Re-apply the open hand's standing events from its deal (after an undo, or with the full deal)."""
         state = self.state
-        assert state is not None and self.hand_start is not None
-        base = self.hand_start.clone()
+        assert state is not None
+        base = self._hand_start()
         if full is not None:
             for p, tiles in full.items():
                 base.holdings[p].known = set(tiles)

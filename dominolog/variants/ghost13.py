@@ -11,11 +11,12 @@ from typing import Any, ClassVar
 
 from dominolog.events import Pass, Play
 from dominolog.state import HandResult, HandState, MatchState, Placement
-from dominolog.tiles import Tile
+from dominolog.tiles import Tile, suit
 from dominolog.variants.base import Ctx, LineVariant, VariantError, can_play_line
 
 ZERO_ZERO = Tile(0, 0)
 ZERO_SUIT = tuple(Tile(0, v) for v in range(1, 7))
+SUITS = tuple(suit(v) for v in range(7))
 
 
 class Ghost13(LineVariant):
@@ -57,8 +58,14 @@ class Ghost13(LineVariant):
 
     def locked(self, hand: HandState) -> bool | None:
         """Neither player can play: True, False, or None when hidden tiles keep it open."""
-        if hand.layout.empty:
+        layout = hand.layout
+        if layout.empty:
             return False
+        if not hand.unaccounted:
+            # Every tile is on the table or known in a hand (all 28 are dealt): the line is
+            # locked exactly when both end suits are all on the table.
+            board = layout.on_board
+            return SUITS[layout.left] <= board and SUITS[layout.right] <= board  # type: ignore[index]
         unsure = False
         for p in hand.holdings:
             can = can_play_line(hand, p)
