@@ -65,7 +65,7 @@ def _hand_lines(state: MatchState, hand: HandState, width: int) -> list[str]:
         if h.unknown and h.known:
             text = f"{tiles} + {h.unknown} unknown"
         elif h.unknown:
-            text = f"{h.unknown} unknown tiles"
+            text = f"{h.unknown} unknown tile{'s' * (h.unknown != 1)}"
         else:
             text = tiles or "(empty)"
         mark = "  <- on move" if hand.turn == p and not hand.over else ""
@@ -73,7 +73,8 @@ def _hand_lines(state: MatchState, hand: HandState, width: int) -> list[str]:
     if hand.boneyard.count:
         lines.append(f"  boneyard: {hand.boneyard.count} tiles")
     if hand.unaccounted and any(h.unknown for h in hand.holdings.values()):
-        lines.append(f"  not yet seen: {len(hand.unaccounted)} tiles")
+        unseen = " ".join(str(t) for t in sorted(hand.unaccounted))
+        lines.append(f"  not yet seen ({len(hand.unaccounted)}, in hidden hands): {unseen}")
     return lines
 
 
