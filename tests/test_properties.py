@@ -369,6 +369,8 @@ def _splice(base: list[bytes], garbage: list[tuple[int, bytes]], first: int) -> 
 
 def _is_bad(line: bytes, lineno: int) -> bool:
     stripped = line.strip()
+    if lineno == 1 and stripped.startswith(b"\xef\xbb\xbf"):  # the reader skips a leading byte order mark
+        stripped = stripped[3:].strip()
     return bool(stripped) and decode_line(stripped, lineno, lineno).error is not None
 
 
