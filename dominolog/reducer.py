@@ -15,7 +15,7 @@ checked after the fact, reneges included, and what was unverified is settled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from dominolog.events import UNDOABLE, Deal, Event, HandEnd, MatchEnd, MatchStart, Reveal
@@ -50,7 +50,6 @@ class MatchReport:
     head: str
     match_id: str | None = None
     events: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -133,7 +132,6 @@ class MatchReducer:
         self.retracted: set[int] = set()
         self.undo_targets: dict[int, int | None] = {}
         self.skipping = False
-        self.last_seq = 0
 
     # -- feeding -------------------------------------------------------------
     def feed(self, rec: Record) -> None:
@@ -148,7 +146,6 @@ class MatchReducer:
 
     def _feed(self, rec: Record) -> None:
         self.events += 1
-        self.last_seq = rec.seq
         self._chain(rec)
         ctx = self.ctx
         ctx.seq, ctx.line = rec.seq, rec.line
