@@ -89,6 +89,22 @@ class _Ctx:
         self.reducer.unverified.append(Issue(self.seq, self.line, code, message))
 
 
+class _QuietCtx:
+    """A context that drops what it is told (rebuilding a state whose violations were already reported)."""
+
+    __slots__ = ("line", "seq")
+
+    def __init__(self, seq: int) -> None:
+        self.seq = seq
+        self.line = 0
+
+    def violation(self, code: str, message: str) -> None:
+        pass
+
+    def unverified(self, code: str, message: str) -> None:
+        pass
+
+
 def _same_winner(claim: WinnerValue, actual: WinnerValue) -> bool:
     if isinstance(claim, list) and isinstance(actual, list):
         return sorted(claim) == sorted(actual)
@@ -351,7 +367,7 @@ class MatchReducer:
         hand = state.hand
         if hand is None:
             return
-        if ev.type == "match_end" and getattr(ev, "reason", None) == "abandoned" and hand.over is None:
+        if isinstance(ev, MatchEnd) and ev.reason == "abandoned" and hand.over is None:
             self._finish_hand(self.variant.abandoned_result(state, hand))  # type: ignore[union-attr]
             return
         self._prepare_end(hand)
@@ -372,10 +388,16 @@ class MatchReducer:
         if not hand.hidden or self.hand_deal is None:
             return
         hand.settle()
-        if not hand.fully_known or self._hand_start().fully_known:
+        if not hand.fully_known:
             return
-        full = {p: set(hand.played_by[p]) | hand.holdings[p].known for p in hand.holdings}
-        self._refold(full)
+        start = self._hand_start()
+        if start.fully_known:
+            return
+        for p, h in start.holdings.items():
+            h.known = set(hand.played_by[p]) | hand.holdings[p].known
+            h.unknown = 0
+        start.unaccounted = set()
+        self._refold(start)
 
     def _result(self, hand: HandState) -> HandResult:
         state, variant = self.state, self.variant
@@ -551,22 +573,16 @@ class MatchReducer:
     def _hand_start(self) -> HandState:
         """The open hand's state right after its deal (its deal violations were reported then)."""
         assert self.state is not None and self.variant is not None and self.hand_deal is not None
-        quiet = _Ctx(MatchReducer())
-        quiet.seq = self.state.hand.deal_seq if self.state.hand else 0
+        quiet = _QuietCtx(self.state.hand.deal_seq if self.state.hand else 0)
         return self.variant.start_hand(self.state, self.hand_deal, quiet)
 
-    def _refold(self, full: dict[str, set[Tile]] | None = None) -> None:
-        """Re-apply the open hand's standing events from its deal (after an undo, or with the full deal)."""
+    def _refold(self, base: HandState | None = None) -> None:
+        """Re-apply the open hand's standing events from its deal (after an undo), or from ``base``,
+        a starting state with the deal the reveals made known."""
         state = self.state
         assert state is not None
-        base = self._hand_start()
-        if full is not None:
-            for p, tiles in full.items():
-                base.holdings[p].known = set(tiles)
-                base.holdings[p].unknown = 0
-            base.unaccounted = set()
-            for t in base.layout.on_board:
-                base.unaccounted.discard(t)
+        if base is None:
+            base = self._hand_start()
         del self.violations[self._marks[0] :]
         del self.unverified[self._marks[1] :]
         state.hand = base
@@ -584,13 +600,13 @@ class MatchReducer:
         ctx.seq, ctx.line = seq, line
 
     # -- results -------------------------------------------------------------------
-    def report(self, source: str | None = None, line: int | None = None) -> MatchReport:
+    def report(self) -> MatchReport:
         state = self.state
         violations = sorted(self.format_issues + self.violations, key=lambda i: i.seq)
         unverified = sorted(self.unverified, key=lambda i: i.seq)
         return MatchReport(
-            source=source or self.source,
-            line=line if line is not None else self.line,
+            source=self.source,
+            line=self.line,
             variant=state.variant if state else None,
             players=list(state.players) if state else [],
             valid=not violations,

@@ -25,6 +25,12 @@ DEFAULT_NAMES = ("Ana", "Ben", "Cleo", "Dev")
 _EPOCH = datetime(2026, 1, 1, 18, 0, 0, tzinfo=UTC)
 
 
+def _feed(reducer: MatchReducer, event: dict[str, Any]) -> None:
+    """Apply one event object to the reducer as the next record of its match."""
+    n = reducer.events + 1
+    reducer.feed(Record(n, n, b"", value=event, event=parse_event(event)))
+
+
 class _Recorder:
     def __init__(self, rng: random.Random, start: datetime) -> None:
         self.reducer = MatchReducer("<simulate>")
@@ -37,8 +43,7 @@ class _Recorder:
         event = {"type": event["type"], "seq": len(self.events) + 1, **{k: v for k, v in event.items() if k != "type"}}
         event["at"] = self.clock.strftime("%Y-%m-%dT%H:%M:%SZ")
         self.events.append(event)
-        n = len(self.events)
-        self.reducer.feed(Record(n, n, b"", value=event, event=parse_event(event)))
+        _feed(self.reducer, event)
 
 
 def simulate_match(
@@ -109,8 +114,6 @@ def hide_match(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     and every player with tiles left reveals them before ``hand_end``. The result
     must verify to the same hands and totals as the full match.
     """
-    from dominolog.log.reader import Record as _Record
-
     reducer = MatchReducer("<hide>")
     out: list[dict[str, Any]] = []
 
@@ -132,8 +135,7 @@ def hide_match(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 tiles = sorted(hand.holdings[p].known)
                 if tiles:
                     add({"type": "reveal", "player": p, "tiles": [str(t) for t in tiles]})
-        n = reducer.events + 1
-        reducer.feed(_Record(n, n, b"", value=body, event=parse_event(body)))
+        _feed(reducer, body)
         if e["type"] == "deal":
             body = dict(body)
             body["hands"] = None

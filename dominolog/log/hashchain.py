@@ -22,9 +22,7 @@ def canonical_bytes(event: Mapping[str, Any], fast: bool = False) -> bytes:
     spelling differs). Anything orjson refuses falls back to ``json``; a property test
     checks that the two agree.
     """
-    if "hash" in event:
-        event = dict(event)
-        del event["hash"]
+    event = _without_hash(event)
     if fast:
         try:
             return orjson.dumps(event, option=orjson.OPT_SORT_KEYS)
@@ -35,9 +33,15 @@ def canonical_bytes(event: Mapping[str, Any], fast: bool = False) -> bytes:
 
 def canonical(event: Mapping[str, Any]) -> str:
     """The event without its ``hash`` key, keys sorted, no spaces, non-ASCII kept."""
-    if "hash" in event:
-        event = {k: v for k, v in event.items() if k != "hash"}
-    return _dumps(event)
+    return _dumps(_without_hash(event))
+
+
+def _without_hash(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    if "hash" not in event:
+        return event
+    body = dict(event)
+    del body["hash"]
+    return body
 
 
 def _utf8(text: str) -> bytes:
@@ -54,7 +58,7 @@ def chain_hash_bytes(prev: str, canonical_utf8: bytes) -> str:
 
 
 def chain_hash(prev: str, canonical_text: str) -> str:
-    return hashlib.sha256(_utf8(prev + canonical_text)).hexdigest()
+    return chain_hash_bytes(prev, _utf8(canonical_text))
 
 
 def event_hash(prev: str, event: Mapping[str, Any]) -> str:
@@ -66,7 +70,7 @@ def add_hashes(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     prev = ""
     out = []
     for e in events:
-        body = {k: v for k, v in e.items() if k != "hash"}
+        body = dict(_without_hash(e))
         prev = chain_hash_bytes(prev, canonical_bytes(body))
         body["hash"] = prev
         out.append(body)
