@@ -21,8 +21,8 @@ from typing import Any
 from dominolog.events import UNDOABLE, Deal, Event, HandEnd, MatchEnd, MatchStart, Reveal
 from dominolog.log.hashchain import canonical_bytes, chain_hash_bytes
 from dominolog.log.reader import MatchLog, Record
-from dominolog.state import HandResult, HandState, Issue, MatchState, WinnerValue
-from dominolog.tiles import Tile
+from dominolog.state import HandResult, HandState, Issue, MatchState, PendingCheck, WinnerValue, bounds_before
+from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants import Variant, VariantError, find_variant
 
 TURN_EVENTS = frozenset({"play", "draw", "pass", "declare", "block_call"})
@@ -85,8 +85,11 @@ class _Ctx:
     def violation(self, code: str, message: str) -> None:
         self.reducer.violations.append(Issue(self.seq, self.line, code, message))
 
-    def unverified(self, code: str, message: str) -> None:
-        self.reducer.unverified.append(Issue(self.seq, self.line, code, message))
+    def unverified(self, code: str, message: str, check: PendingCheck | None = None) -> None:
+        issue = Issue(self.seq, self.line, code, message)
+        self.reducer.unverified.append(issue)
+        if check is not None:
+            self.reducer.pending.append((issue, check))
 
 
 class _QuietCtx:
@@ -101,7 +104,7 @@ class _QuietCtx:
     def violation(self, code: str, message: str) -> None:
         pass
 
-    def unverified(self, code: str, message: str) -> None:
+    def unverified(self, code: str, message: str, check: PendingCheck | None = None) -> None:
         pass
 
 
@@ -148,6 +151,8 @@ class MatchReducer:
         self.retracted: set[int] = set()
         self.undo_targets: dict[int, int | None] = {}
         self.skipping = False
+        #: the open hand's unverified rules, to re-judge when the reveals are in
+        self.pending: list[tuple[Issue, PendingCheck]] = []
 
     # -- feeding -------------------------------------------------------------
     def feed(self, rec: Record) -> None:
@@ -359,6 +364,7 @@ class MatchReducer:
         self.hand_records = []
         self.retracted = set()
         self.undo_targets = {}
+        self.pending = []
 
     def _close_open_hand(self, ev: Event) -> None:
         """A deal or match_end while a hand is open: close it as well as the rules allow."""
@@ -384,20 +390,64 @@ class MatchReducer:
             self._finish_hand(self.variant.abandoned_result(state, hand))  # type: ignore[union-attr]
 
     def _prepare_end(self, hand: HandState) -> None:
-        """At the end of a hand recorded with hidden tiles: re-check it with the full deal, if now known."""
+        """At the end of a hand recorded with hidden tiles, check what the reveals now make checkable.
+
+        When the reveals give every player's tiles and every draw was seen, the deal
+        follows (tiles played, plus tiles left, minus tiles drawn) and the whole hand
+        is re-folded from it. Otherwise (draws not seen) each unverified rule is
+        judged again from what the reveals prove the player held at that event.
+        """
         if not hand.hidden or self.hand_deal is None:
             return
         hand.settle()
-        if not hand.fully_known:
+        if not hand.hands_known:
+            self._rejudge(hand)
+            return
+        if any(t is None for _, _, t in hand.draws):
+            self._rejudge(hand)
             return
         start = self._hand_start()
         if start.fully_known:
             return
+        held: set[Tile] = set()
         for p, h in start.holdings.items():
-            h.known = set(hand.played_by[p]) | hand.holdings[p].known
+            drawn = {t for _, q, t in hand.draws if q == p}
+            h.known = (set(hand.played_by[p]) | hand.holdings[p].known) - drawn
             h.unknown = 0
+            held |= h.known
+        start.boneyard.known = set(DOUBLE_SIX) - held - start.layout.on_board if self.variant.has_boneyard else set()  # type: ignore[union-attr]
+        start.boneyard.unknown = 0
         start.unaccounted = set()
         self._refold(start)
+
+    def _rejudge(self, hand: HandState) -> None:
+        """Judge the open hand's unverified rules again, from what the reveals prove (draws not seen)."""
+        for issue, check in self.pending:
+            if hand.holdings[check.player].unknown:
+                continue
+            sure, upper = bounds_before(hand, check.player, check.seq)
+            sure |= check.known
+            upper &= check.possible
+            if not sure <= upper:
+                continue  # the records contradict each other (reported elsewhere)
+            verdict, detail = check.judge(frozenset(sure), frozenset(upper), check.count)
+            i = self.unverified.index(issue)
+            if verdict is None:
+                action = check.message.split(" while ")[0]
+                self.unverified[i] = Issue(
+                    issue.seq,
+                    issue.line,
+                    issue.code,
+                    f"{action}; {check.player}'s hand was hidden, and the reveals do not settle this "
+                    "(draws not seen leave open which tiles were held then)",
+                )
+                continue
+            del self.unverified[i]
+            if verdict:
+                self.violations.append(
+                    Issue(issue.seq, issue.line, issue.code, f"{check.message} (shown by the reveals: {detail})")
+                )
+        self.pending = []
 
     def _result(self, hand: HandState) -> HandResult:
         state, variant = self.state, self.variant
@@ -429,7 +479,11 @@ class MatchReducer:
         assert hand is not None
         if hand.over is None:
             maybe = variant.may_be_over(hand)
-            if maybe is None:
+            if maybe is True:  # the reveals show the hand was over after its last turn event
+                hand.over = variant.unverified_end(hand)
+                hand.over_seq = hand.actions[-1][0] if hand.actions else ctx.seq
+                result = self._result(hand)
+            elif maybe is None:
                 ctx.unverified(
                     "out-of-order",
                     f"whether hand {hand.number} was over cannot be checked: hidden tiles were never revealed",
@@ -490,6 +544,8 @@ class MatchReducer:
     def _finish_hand(self, result: HandResult) -> None:
         state, variant = self.state, self.variant
         assert state is not None and variant is not None
+        if state.hand is not None:
+            result.leader, result.dealer = state.hand.leader, state.hand.dealer
         state.results.append(result)
         for p, v in result.points.items():
             if p in state.totals:
@@ -585,6 +641,7 @@ class MatchReducer:
             base = self._hand_start()
         del self.violations[self._marks[0] :]
         del self.unverified[self._marks[1] :]
+        self.pending = []
         state.hand = base
         ctx = self.ctx
         seq, line = ctx.seq, ctx.line

@@ -47,49 +47,54 @@ class _Recorder:
 
 
 def simulate_match(
-    variant_name: str, seed: int | str, index: int = 0, players: list[str] | None = None
+    variant_name: str,
+    seed: int | str,
+    index: int = 0,
+    players: list[str] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """One random legal full-information match, as event objects with hashes."""
     rng = random.Random(f"{variant_name}:{seed}:{index}")
     cls = find_variant(variant_name)
     names = list(players or DEFAULT_NAMES[: cls.min_players])
     rec = _Recorder(rng, _EPOCH + timedelta(days=index))
-    rec.emit(
-        {
-            "type": "match_start",
-            "variant": variant_name,
-            "players": names,
-            "id": f"sim-{variant_name}-{seed}-{index + 1}",
-            "meta": {"event": "simulated", "seed": str(seed)},
-        }
-    )
+    start: dict[str, Any] = {
+        "type": "match_start",
+        "variant": variant_name,
+        "players": names,
+        "id": f"sim-{variant_name}-{seed}-{index + 1}",
+        "meta": {"event": "simulated", "seed": str(seed)},
+    }
+    if options:
+        start["options"] = dict(options)
+    rec.emit(start)
     reducer = rec.reducer
     state, variant = reducer.state, reducer.variant
-    assert state is not None and variant is not None
+    if state is None or variant is None:
+        raise ValueError(f"cannot simulate {variant_name} with players {names} and options {options}")
     while not state.over:
         tiles = list(DOUBLE_SIX)
         rng.shuffle(tiles)
-        size = variant.hand_size(len(names))
-        hands = {p: [str(t) for t in sorted(tiles[i * size : (i + 1) * size])] for i, p in enumerate(names)}
-        leader = variant.expected_leader(state) or rng.choice(names)
-        rec.emit({"type": "deal", "leader": leader, "hands": hands})
+        rec.emit(variant.simulate_deal(state, tiles, rng))
         hand = state.hand
         assert hand is not None
         while hand.over is None:
             player = hand.turn
             assert player is not None
-            moves = variant.legal_placements(hand, player)
-            if moves:
-                tile, end = rng.choice(moves)
-                text = str(tile)
-                if end == "" and rng.random() < 0.5:
-                    text = f"{tile.hi}-{tile.lo}"
-                play: dict[str, Any] = {"type": "play", "player": player, "tile": text}
-                if end:
-                    play["end"] = end
-                rec.emit(play)
+            actions = variant.legal_actions(state, hand, player)
+            calls = [a for a in actions if a["type"] == "block_call"]
+            if calls and (len(calls) == len(actions) or rng.random() < 0.75):
+                action = calls[0]
             else:
-                rec.emit({"type": "pass", "player": player})
+                choices = [a for a in actions if a["type"] != "block_call"]
+                # a lone pass or draw takes no random choice (so older seeds give the same matches)
+                action = choices[0] if len(choices) == 1 and choices[0]["type"] != "play" else rng.choice(choices)
+            if action["type"] == "play" and "tile" in action and "end" not in action and rng.random() < 0.5:
+                tile = action["tile"]
+                action = {**action, "tile": f"{tile[2]}-{tile[0]}"}  # the first tile, either way round
+            if action["type"] == "draw":
+                action = {**action, "tile": str(rng.choice(sorted(hand.boneyard.known)))}
+            rec.emit(action)
             hand = state.hand
             assert hand is not None
         result = variant.score_hand(state, hand, reducer.ctx)
@@ -100,19 +105,32 @@ def simulate_match(
     return add_hashes(rec.events)
 
 
-def simulate_lines(variant_name: str, matches: int, seed: int | str) -> Iterator[str]:
-    """The log lines of ``matches`` simulated matches."""
+def simulate_lines(
+    variant_name: str,
+    matches: int,
+    seed: int | str,
+    players: list[str] | None = None,
+    options: dict[str, Any] | None = None,
+    hide: bool = False,
+    viewer: str | None = None,
+) -> Iterator[str]:
+    """The log lines of ``matches`` simulated matches (as a table recorder saw them, with ``hide``)."""
     for k in range(matches):
-        for event in simulate_match(variant_name, seed, k):
+        events = simulate_match(variant_name, seed, k, players, options)
+        if hide:
+            events = hide_match(events, viewer)
+        for event in events:
             yield dump_line(event)
 
 
-def hide_match(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The same match as a table recorder sees it: hands not seen at the deal, reveals at the end.
+def hide_match(events: list[dict[str, Any]], viewer: str | None = None) -> list[dict[str, Any]]:
+    """The same match as a table recorder sees it: hands and draws not seen, reveals at the end.
 
-    Locks become confirmed locks (a pass by each player after the locking play),
-    and every player with tiles left reveals them before ``hand_end``. The result
-    must verify to the same hands and totals as the full match.
+    ``viewer`` names a player whose own hand and draws the recorder sees (a player
+    recording their own game); by default nobody's. Ghost 13 locks become
+    confirmed locks (a pass by each player after the locking play), and every
+    player whose tiles are not all known reveals them before ``hand_end``. The
+    result must verify to the same hands and totals as the full match.
     """
     reducer = MatchReducer("<hide>")
     out: list[dict[str, Any]] = []
@@ -126,19 +144,22 @@ def hide_match(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         state = reducer.state
         if e["type"] == "hand_end" and state is not None and state.hand is not None:
             hand = state.hand
-            if hand.over == "block" and hand.consecutive_passes < 2:
+            if state.variant == "ghost13" and hand.over == "block" and hand.consecutive_passes < 2:
                 p = hand.turn or state.players[0]
                 q = state.next_player(p)
                 add({"type": "pass", "player": p})
                 add({"type": "pass", "player": q})
             for p in state.players:
                 tiles = sorted(hand.holdings[p].known)
-                if tiles:
+                if tiles and p != viewer:
                     add({"type": "reveal", "player": p, "tiles": [str(t) for t in tiles]})
         _feed(reducer, body)
         if e["type"] == "deal":
             body = dict(body)
-            body["hands"] = None
+            hands = body.get("hands") or {}
+            body["hands"] = {viewer: hands.get(viewer)} if viewer in hands else None
+        elif e["type"] == "draw" and e.get("player") != viewer:
+            body = {**body, "tile": None}
         add(body)
     for i, e in enumerate(out, 1):
         e_seq = {"type": e["type"], "seq": i}

@@ -3,6 +3,7 @@ what is known and what is not, whose turn it is, and the scores so far."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +52,30 @@ class Placement:
     ends_before: tuple[int, ...]
 
 
+#: A rule that hidden tiles kept from being checked, re-judged once the reveals are in:
+#: given what the player surely held, what they may have held, and how many tiles they
+#: held, it answers (True: broken, False: kept, None: still unknown; what the tiles show).
+Judge = Callable[[frozenset[Tile], frozenset[Tile], int], tuple[bool | None, str]]
+
+
+@dataclass(slots=True, frozen=True)
+class PendingCheck:
+    """An unverified rule about ``player``'s hand just before the event at ``seq``.
+
+    ``known`` and ``possible`` are what was known of the hand then, going forward
+    (tiles known to be there; tiles that could be there); ``count`` how many it held.
+    ``message`` is the violation's text should the reveals show the rule broken.
+    """
+
+    seq: int
+    player: str
+    count: int
+    known: frozenset[Tile]
+    possible: frozenset[Tile]
+    judge: Judge
+    message: str
+
+
 @dataclass(slots=True)
 class HandResult:
     number: int
@@ -59,6 +84,9 @@ class HandResult:
     points: dict[str, int]
     detail: dict[str, Any] = field(default_factory=dict)
     verified: bool = True
+    #: who led (and dealt) the hand: later hands' leaders may follow from it
+    leader: str | None = None
+    dealer: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"number": self.number, "end": self.end, "winner": self.winner, "points": dict(self.points)}
@@ -80,6 +108,7 @@ class HandState:
     layout: LineLayout
     turn: str | None
     hidden: bool = False
+    start_tile: Tile | None = None
     over: str | None = None
     over_seq: int | None = None
     placements: list[Placement] = field(default_factory=list)
@@ -90,6 +119,10 @@ class HandState:
     played_by: dict[str, list[Tile]] = field(default_factory=dict)
     revealed: set[str] = field(default_factory=set)
     points: dict[str, int] = field(default_factory=dict)
+    #: the draws that stand, in order: (seq, player, tile or None when not seen)
+    draws: list[tuple[int, str, Tile | None]] = field(default_factory=list)
+    #: draws by the player on move in the current turn
+    turn_draws: int = 0
 
     def clone(self) -> HandState:
         return HandState(
@@ -112,11 +145,24 @@ class HandState:
             played_by={p: list(t) for p, t in self.played_by.items()},
             revealed=set(self.revealed),
             points=dict(self.points),
+            start_tile=self.start_tile,
+            draws=list(self.draws),
+            turn_draws=self.turn_draws,
         )
 
     @property
     def fully_known(self) -> bool:
         return self.boneyard.unknown == 0 and all(h.unknown == 0 for h in self.holdings.values())
+
+    @property
+    def hands_known(self) -> bool:
+        """Every player's tiles are known (the boneyard may not be)."""
+        return all(h.unknown == 0 for h in self.holdings.values())
+
+    def possible(self, player: str) -> frozenset[Tile]:
+        """The tiles that may be in ``player``'s hand now."""
+        h = self.holdings[player]
+        return frozenset(h.known | self.unaccounted) if h.unknown else frozenset(h.known)
 
     def holder_of(self, tile: Tile) -> str | None:
         """Which player is known to hold ``tile`` (None if nobody is)."""
@@ -166,3 +212,23 @@ class MatchState:
     def next_player(self, player: str) -> str:
         i = self.players.index(player)
         return self.players[(i + 1) % len(self.players)]
+
+
+def bounds_before(hand: HandState, player: str, seq: int) -> tuple[set[Tile], set[Tile]]:
+    """What ``player`` surely held, and may have held, just before the event at ``seq``,
+    worked back from the hand's end (the player's last tiles must be known).
+
+    Going back from the end, a play puts its tile back in the hand and a seen draw takes
+    its tile out. An unseen draw took one of the tiles the player had later, but which
+    one is unknown: before it, any of those may be missing. So the tiles held for sure
+    are the ones the player played before their next unseen draw.
+    """
+    placed = [(p.seq, p.tile) for p in hand.placements if p.player == player]
+    ever = set(hand.holdings[player].known) | {t for _, t in placed}
+    upper = ever - {t for s, t in placed if s < seq}
+    upper -= {t for s, q, t in hand.draws if q == player and s >= seq and t is not None}
+    unseen = [s for s, q, t in hand.draws if q == player and s >= seq and t is None]
+    if not unseen:
+        return set(upper), upper
+    first = min(unseen)
+    return {t for s, t in placed if seq <= s < first}, upper

@@ -7,9 +7,11 @@ subclass, listed in :data:`VARIANTS`; the reducer does not change.
 from __future__ import annotations
 
 from dominolog.variants.base import Variant, VariantError
+from dominolog.variants.brettspielnetz import Brettspielnetz
+from dominolog.variants.double_draw import DoubleDraw
 from dominolog.variants.ghost13 import Ghost13
 
-VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Ghost13,)}
+VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Ghost13, Brettspielnetz, DoubleDraw)}
 
 
 def find_variant(name: str) -> type[Variant]:

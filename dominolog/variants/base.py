@@ -9,11 +9,12 @@ that hidden tiles keep from being checked.
 
 from __future__ import annotations
 
+from random import Random
 from typing import Any, ClassVar, Protocol
 
 from dominolog.events import BlockCall, Deal, Declare, Draw, Pass, Play
 from dominolog.layouts.line import LineLayout
-from dominolog.state import HandResult, HandState, Holding, MatchState, Placement, WinnerValue
+from dominolog.state import HandResult, HandState, Holding, Judge, MatchState, PendingCheck, Placement, WinnerValue
 from dominolog.tiles import DOUBLE_SIX, Tile
 
 
@@ -28,7 +29,7 @@ class Ctx(Protocol):
 
     def violation(self, code: str, message: str) -> None: ...
 
-    def unverified(self, code: str, message: str) -> None: ...
+    def unverified(self, code: str, message: str, check: PendingCheck | None = None) -> None: ...
 
 
 class Variant:
@@ -40,6 +41,10 @@ class Variant:
     max_players: ClassVar[int] = 2
     #: option name -> (default, accepted types, description)
     option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {}
+    #: the tiles not dealt form a boneyard (else the deal must use all 28)
+    has_boneyard: ClassVar[bool] = False
+    #: the deal turns up a start tile (``deal.start_tile``)
+    uses_start_tile: ClassVar[bool] = False
 
     def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
         if not self.min_players <= len(players) <= self.max_players:
@@ -101,19 +106,41 @@ class Variant:
             if len(tiles) != size:
                 ctx.violation("bad-deal", f"{p} is dealt {len(tiles)} tiles, not {size}")
             holdings[p] = Holding(hand, 0)
+        start: Tile | None = None
+        if deal.start_tile is not None:
+            if not self.uses_start_tile:
+                ctx.violation("bad-deal", f"{self.title} turns up no start tile; {deal.start_tile} ignored")
+            else:
+                start = Tile.parse(deal.start_tile)
+                if start in dealt:
+                    ctx.violation("bad-deal", f"the start tile {start} is also dealt to a player")
+                    for h in holdings.values():
+                        h.known.discard(start)
+                dealt.add(start)
+        elif self.uses_start_tile:
+            ctx.violation("bad-deal", f"the deal turns up no start tile ({self.title} needs one)")
         expected = self.expected_leader(match)
         leader = deal.leader
         if expected is not None and leader != expected:
             ctx.violation("bad-deal", f"{leader} leads hand {len(match.results) + 1}, but {expected} should lead it")
         layout = self.new_layout()
         unaccounted = set(DOUBLE_SIX) - dealt
+        boneyard = Holding(set(), 0)
+        if self.has_boneyard:
+            hidden_count = sum(h.unknown for h in holdings.values())
+            if hidden_count > len(unaccounted):  # a broken deal: fewer tiles left than the hidden hands hold
+                for h in holdings.values():
+                    cut = min(h.unknown, hidden_count - len(unaccounted))
+                    h.unknown -= cut
+                    hidden_count -= cut
+            boneyard.unknown = len(unaccounted) - hidden_count
         hand_state = HandState(
             number=len(match.results) + 1,
             leader=leader,
             dealer=deal.dealer,
             deal_seq=ctx.seq,
             holdings=holdings,
-            boneyard=Holding(set(), 0),
+            boneyard=boneyard,
             unaccounted=unaccounted,
             layout=layout,
             turn=leader,
@@ -121,17 +148,83 @@ class Variant:
             played_by={p: [] for p in self.players},
             points={p: 0 for p in self.players},
         )
+        if start is not None:
+            hand_state.start_tile = start
+            text = deal.start_tile or ""
+            hand_state.layout.place_first(int(text[0]), int(text[2]), start)
         self.finish_deal(match, hand_state, deal, ctx)
         hand_state.settle()
         return hand_state
 
     def finish_deal(self, match: MatchState, hand: HandState, deal: Deal, ctx: Ctx) -> None:
-        """Variant-specific deal checks (boneyard, start tile)."""
-        if deal.start_tile is not None:
-            ctx.violation("bad-deal", f"{self.name} turns up no start tile")
-        if sum(h.count for h in hand.holdings.values()) + hand.boneyard.count != len(DOUBLE_SIX):
+        """Variant-specific deal checks."""
+        if not self.has_boneyard and sum(h.count for h in hand.holdings.values()) != len(DOUBLE_SIX):
             n = sum(h.count for h in hand.holdings.values())
             ctx.violation("bad-deal", f"{n} tiles dealt; {self.name} deals all {len(DOUBLE_SIX)}")
+
+    # -- hidden hands --------------------------------------------------------
+    def check_hand(self, hand: HandState, player: str, ctx: Ctx, code: str, judge: Judge, message: str) -> bool | None:
+        """Apply a rule about ``player``'s hand as it is now.
+
+        Broken (``judge`` says True): a violation ``message (the tiles that show it)``.
+        Unknown because of hidden tiles: an unverified entry, re-judged at the end of the hand.
+        Returns the verdict.
+        """
+        h = hand.holdings[player]
+        known = frozenset(h.known)
+        possible = hand.possible(player)
+        verdict, detail = judge(known, possible, h.count)
+        if verdict is True:
+            ctx.violation(code, f"{message} ({detail})")
+        elif verdict is None:
+            ctx.unverified(
+                code,
+                f"{message.split(' while ')[0]}; {player}'s hand is hidden, so this cannot be checked yet",
+                PendingCheck(ctx.seq, player, h.count, known, possible, judge, message),
+            )
+        return verdict
+
+    def draw_tile(self, hand: HandState, player: str, text: str | None, ctx: Ctx) -> bool:
+        """Move one tile from the boneyard to ``player`` (``text`` None: a draw the recorder did not see).
+
+        A named tile that cannot be in the boneyard is ``illegal`` and taken as an unseen draw.
+        Returns False when nothing could be drawn (the boneyard is empty).
+        """
+        bone = hand.boneyard
+        if bone.count == 0:
+            ctx.violation("illegal", f"{player} draws from an empty boneyard; ignored")
+            return False
+        h = hand.holdings[player]
+        tile = Tile.parse(text) if text is not None else None
+        if tile is not None and tile not in bone.known:
+            if tile in hand.unaccounted and bone.unknown:
+                bone.unknown -= 1
+                hand.unaccounted.discard(tile)
+                bone.known.add(tile)
+            else:
+                where = (
+                    "on the table"
+                    if tile in hand.layout.on_board
+                    else f"in {hand.holder_of(tile)}'s hand"
+                    if hand.holder_of(tile)
+                    else "not in the boneyard"
+                )
+                ctx.violation("illegal", f"{player} draws {tile}, which is {where}; taken as a draw not seen")
+                tile = None
+        if tile is None:
+            # Any boneyard tile may be the one drawn: what was known of the boneyard is lost.
+            hand.unaccounted |= bone.known
+            bone.unknown += len(bone.known)
+            bone.known.clear()
+            bone.unknown -= 1
+            h.unknown += 1
+        else:
+            bone.known.discard(tile)
+            h.known.add(tile)
+        hand.draws.append((ctx.seq, player, tile))
+        hand.actions.append((ctx.seq, player, "draw"))
+        hand.settle()
+        return True
 
     # -- events ------------------------------------------------------------
     def on_play(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> None:
@@ -182,6 +275,20 @@ class Variant:
     def legal_placements(self, hand: HandState, player: str) -> list[tuple[Tile, str]]:
         """Every (tile, end) the player may play now, from the tiles known to be in the hand."""
         raise NotImplementedError
+
+    def simulate_deal(self, match: MatchState, tiles: list[Tile], rng: Random) -> dict[str, Any]:
+        """The deal event of a hand, for the shuffled set ``tiles`` (full information)."""
+        size = self.hand_size(len(self.players))
+        hands = {p: [str(t) for t in sorted(tiles[i * size : (i + 1) * size])] for i, p in enumerate(self.players)}
+        leader = self.expected_leader(match) or rng.choice(self.players)
+        return {"type": "deal", "leader": leader, "hands": hands}
+
+    def legal_actions(self, match: MatchState, hand: HandState, player: str) -> list[dict[str, Any]]:
+        """Every event ``player`` (on move, full information) may write now; a draw's tile is left out."""
+        moves = self.legal_placements(hand, player)
+        if moves:
+            return [{"type": "play", "player": player, "tile": str(t), **({"end": e} if e else {})} for t, e in moves]
+        return [{"type": "pass", "player": player}]
 
 
 def can_play_line(hand: HandState, player: str, ends: tuple[int, ...] | None = None) -> bool | None:

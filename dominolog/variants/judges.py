@@ -1,0 +1,81 @@
+"""Rules about a hand that may be partly hidden: "had a legal play", judged from bounds.
+
+A hand is described by what it surely holds (``sure``), what it may hold
+(``upper``, a superset) and how many tiles it holds (``n``). Every judge answers
+True (the rule is broken whatever the hidden tiles are), False (it is kept
+whatever they are) or None (it depends on them), with a few words on the tiles
+that decide it. The same judges check a hand as the events arrive (from the
+deal and the seen draws) and once more at the end of the hand, from the bounds
+the reveals give (:func:`dominolog.state.bounds_before`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from dominolog.state import Judge
+from dominolog.tiles import Tile
+
+
+def _names(tiles: Iterable[Tile], limit: int = 4) -> str:
+    ts = sorted(tiles)
+    text = ", ".join(map(str, ts[:limit]))
+    return text + (", ..." if len(ts) > limit else "")
+
+
+def judge_fit(values: tuple[int, ...]) -> Judge:
+    """The hand holds a tile that fits one of the open ``values`` (any tile when there are none)."""
+    mask = 0
+    for v in values:
+        mask |= 1 << v
+
+    def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+        fitting = {t for t in upper if not mask or t.mask & mask}
+        held = fitting & sure
+        if held:
+            return True, f"{_names(held)} fit{'s' * (len(held) == 1)}"
+        room = n - len(sure)
+        if not fitting or room <= 0:
+            return False, "no tile fits"
+        if len(upper - sure - fitting) < room:
+            return True, f"the hand must hold one of {_names(fitting)}, which fit"
+        return None, ""
+
+    return judge
+
+
+def judge_pair(left: int, right: int) -> Judge:
+    """Double Draw: the hand holds two tiles, one fitting ``left`` and another fitting ``right``."""
+
+    def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+        fl = {t for t in upper if t.has(left)}
+        fr = {t for t in upper if t.has(right)}
+        for x in sorted(fl & sure):
+            for y in sorted(fr & sure):
+                if x != y:
+                    return True, f"{x} on the left and {y} on the right"
+        room = n - len(sure)
+        # Can the hand hold a pair at all?
+        need = min(
+            ((x not in sure) + (y not in sure) for x in fl for y in fr if x != y),
+            default=3,
+        )
+        if need > room:
+            return False, "no pair play"
+        # Can it avoid one? Either no tile for one end, or one tile that is the only fit for both.
+        free = upper - sure
+        avoid = False
+        if (not fl & sure and len(free - fl) >= room) or (not fr & sure and len(free - fr) >= room):
+            avoid = True
+        else:
+            others = free - fl - fr
+            for z in fl & fr:
+                if (sure & (fl | fr)) - {z}:
+                    continue
+                if (z in sure and len(others) >= room) or (z not in sure and len(others) >= room - 1 >= 0):
+                    avoid = True
+        if not avoid:
+            return True, f"the hand must hold a pair play among {_names(fl | fr, 6)}"
+        return None, ""
+
+    return judge
