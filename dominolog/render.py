@@ -50,6 +50,8 @@ def _wrap_tiles(text: str, width: int, indent: str) -> list[str]:
 
 def _hand_lines(state: MatchState, hand: HandState, width: int) -> list[str]:
     lines = [f"Hand {hand.number}: leader {hand.leader}" + (f", dealer {hand.dealer}" if hand.dealer else "")]
+    if hand.start_tile is not None:
+        lines.append(f"  start tile: {hand.start_tile}")
     if hand.over:
         lines.append(f"  over: {hand.over} (seq {hand.over_seq})")
     else:
@@ -70,11 +72,23 @@ def _hand_lines(state: MatchState, hand: HandState, width: int) -> list[str]:
             text = tiles or "(empty)"
         mark = "  <- on move" if hand.turn == p and not hand.over else ""
         lines.append(f"  {p} ({h.count}): {text}{mark}")
-    if hand.boneyard.count:
-        lines.append(f"  boneyard: {hand.boneyard.count} tiles")
-    if hand.unaccounted and any(h.unknown for h in hand.holdings.values()):
+    bone = hand.boneyard
+    if bone.count or hand.start_tile is not None:
+        if bone.unknown and bone.known:
+            detail = f": {' '.join(str(t) for t in sorted(bone.known))} + {bone.unknown} unknown"
+        elif bone.known:
+            detail = ": " + " ".join(str(t) for t in sorted(bone.known))
+        else:
+            detail = " (not seen)" if bone.count else ""
+        lines.append(f"  boneyard, {bone.count} tile{'s' * (bone.count != 1)}{detail}")
+    if hand.turn_draws and not hand.over:
+        lines.append(f"  {hand.turn} has drawn {hand.turn_draws} this turn")
+    if hand.unaccounted and (bone.unknown or any(h.unknown for h in hand.holdings.values())):
+        where = "in hidden hands" if not bone.unknown else "in hidden hands or the boneyard"
+        if not any(h.unknown for h in hand.holdings.values()):
+            where = "in the boneyard"
         unseen = " ".join(str(t) for t in sorted(hand.unaccounted))
-        lines.append(f"  not yet seen ({len(hand.unaccounted)}, in hidden hands): {unseen}")
+        lines.append(f"  not yet seen ({len(hand.unaccounted)}, {where}): {unseen}")
     return lines
 
 

@@ -9,7 +9,7 @@ The same seed gives the same bytes.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -18,6 +18,7 @@ from dominolog.log.hashchain import add_hashes
 from dominolog.log.reader import Record
 from dominolog.log.writer import dump_line
 from dominolog.reducer import MatchReducer
+from dominolog.state import HandState, MatchState
 from dominolog.tiles import DOUBLE_SIX
 from dominolog.variants import find_variant
 
@@ -46,14 +47,24 @@ class _Recorder:
         _feed(self.reducer, event)
 
 
+#: Chooses a player's action instead of the random legal one (None: leave it to chance).
+#: Called with the match, the hand, the player on move and the legal actions.
+Policy = Callable[[MatchState, HandState, str, list[dict[str, Any]]], dict[str, Any] | None]
+
+
 def simulate_match(
     variant_name: str,
     seed: int | str,
     index: int = 0,
     players: list[str] | None = None,
     options: dict[str, Any] | None = None,
+    policy: Policy | None = None,
 ) -> list[dict[str, Any]]:
-    """One random legal full-information match, as event objects with hashes."""
+    """One random legal full-information match, as event objects with hashes.
+
+    A ``policy`` may take over some turns (to stage a dispute: a renege, a slip);
+    claims are still the rules' results of what was played.
+    """
     rng = random.Random(f"{variant_name}:{seed}:{index}")
     cls = find_variant(variant_name)
     names = list(players or DEFAULT_NAMES[: cls.min_players])
@@ -83,7 +94,10 @@ def simulate_match(
             assert player is not None
             actions = variant.legal_actions(state, hand, player)
             calls = [a for a in actions if a["type"] == "block_call"]
-            if calls and (len(calls) == len(actions) or rng.random() < 0.75):
+            chosen = policy(state, hand, player, actions) if policy is not None else None
+            if chosen is not None:
+                action = chosen
+            elif calls and (len(calls) == len(actions) or rng.random() < 0.75):
                 action = calls[0]
             else:
                 choices = [a for a in actions if a["type"] != "block_call"]
@@ -92,7 +106,7 @@ def simulate_match(
             if action["type"] == "play" and "tile" in action and "end" not in action and rng.random() < 0.5:
                 tile = action["tile"]
                 action = {**action, "tile": f"{tile[2]}-{tile[0]}"}  # the first tile, either way round
-            if action["type"] == "draw":
+            if action["type"] == "draw" and "tile" not in action:
                 action = {**action, "tile": str(rng.choice(sorted(hand.boneyard.known)))}
             rec.emit(action)
             hand = state.hand

@@ -6,6 +6,7 @@ Every file is deterministic; ``tests/test_replays.py`` checks what ``verify`` sa
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dominolog.log.hashchain import add_hashes  # noqa: E402
+from dominolog.log.reader import iter_matches  # noqa: E402
 from dominolog.log.writer import dump_line  # noqa: E402
-from dominolog.simulate import hide_match, simulate_match  # noqa: E402
+from dominolog.reducer import MatchReport, verify_match  # noqa: E402
+from dominolog.simulate import Policy, hide_match, simulate_match  # noqa: E402
+from dominolog.state import HandState, MatchState  # noqa: E402
 from tests.ghost13_scenarios import HIGH, LOW, PUPPET_ANA, PUPPET_BEN, PUPPET_PLAYS, direct_hand  # noqa: E402
 
 OUT = ROOT / "replays"
@@ -102,10 +106,151 @@ def disputed_hidden() -> list[dict[str, Any]]:
     return numbered(events, "22:10")
 
 
+# -- the draw games ----------------------------------------------------------------------------------
+
+
+def strip(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in e.items() if k not in ("hash", "seq")} for e in events]
+
+
+def renumber(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Give edited events their seq numbers again (keeping their times) and new hashes."""
+    out = [
+        {"type": e["type"], "seq": i, **{k: v for k, v in e.items() if k != "type"}} for i, e in enumerate(events, 1)
+    ]
+    return add_hashes(out)
+
+
+def once_reneging(player: str, from_hand: int, wants: Callable[[HandState, str], bool]) -> Policy:
+    """A policy: the first time ``player`` could play (in hand ``from_hand`` or later) and ``wants`` says so,
+    they draw instead."""
+    done: list[bool] = []
+
+    def policy(match: MatchState, hand: HandState, who: str, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
+        if done or who != player or hand.number < from_hand or hand.boneyard.count <= 2:
+            return None
+        if not any(a["type"] == "play" for a in actions) or not wants(hand, who):
+            return None
+        done.append(True)
+        return {"type": "draw", "player": who}
+
+    return policy
+
+
+def fitting(hand: HandState, who: str) -> int:
+    values = hand.layout.open_values()
+    return sum(1 for t in hand.holdings[who].known if any(t.has(v) for v in values))
+
+
+def verified(events: list[dict[str, Any]]) -> MatchReport:
+    (log,) = list(iter_matches("build", "".join(dump_line(e) + "\n" for e in events).encode()))
+    return verify_match(log)
+
+
+def bsn_disputed() -> list[dict[str, Any]]:
+    """Recorded hidden: Ben draws while holding two playable tiles (a renege only the reveals prove), and the
+    table forgets the +5 after a domino."""
+    for seed in range(200):
+        policy = once_reneging("Ben", 2, lambda hand, who: fitting(hand, who) >= 2 and hand.boneyard.count <= 6)
+        events = strip(hide_match(simulate_match("brettspielnetz", seed, policy=policy)))
+        report = verified(renumber(events))
+        proven = [v for v in report.violations if v.code == "renege" and "shown by the reveals" in v.message]
+        dominoes = [h.number for h in report.hands if h.end == "domino" and h.number >= 2]
+        if len(report.violations) != 1 or not proven or not dominoes:
+            continue
+        events[0]["id"] = f"bsn-disputed-{seed}"
+        events[0]["meta"] = {"event": "league round 3", "dispute": "Ben's draws; the penalty after a domino"}
+        ends = [i for i, e in enumerate(events) if e["type"] == "hand_end"]
+        i = ends[dominoes[0] - 1]
+        hand = report.hands[dominoes[0] - 1]
+        loser = next(p for p, v in hand.points.items() if v)
+        events[i] = {**events[i], "points": {**hand.points, loser: hand.points[loser] - 5}}
+        events.insert(i, {"type": "note", "text": f"{loser}: no +5, we never play with that", "player": loser})
+        return renumber(events)
+    raise SystemExit("no seed gives the brettspielnetz dispute")
+
+
+def dd_disputed() -> list[dict[str, Any]]:
+    """Three players recorded hidden: Cleo draws while holding a pair play (only the reveals prove it), Ana
+    calls a blocked game that is not blocked, and a hand is claimed without subtracting the winner's pips."""
+    players = ["Ana", "Ben", "Cleo"]
+
+    def wants(hand: HandState, who: str) -> bool:
+        return hand.boneyard.count <= 3
+
+    for seed in range(300):
+        policy = once_reneging("Cleo", 1, wants)
+        events = strip(hide_match(simulate_match("double-draw", seed, 0, players, policy=policy)))
+        plays = [i for i, e in enumerate(events) if e["type"] == "play"]
+        events.insert(plays[1] + 1, {"type": "block_call", "player": "Ana"})
+        report = verified(renumber(events))
+        proven = [v for v in report.violations if v.code == "renege" and "shown by the reveals" in v.message]
+        called = [v for v in report.violations if v.code == "illegal" and "blocked game" in v.message]
+        kept = [h for h in report.hands if h.winner is not None and h.detail["pips"][h.winner] > 0]
+        if len(report.violations) != 2 or not proven or not called or not kept:
+            continue
+        events[0]["id"] = f"dd-disputed-{seed}"
+        events[0]["meta"] = {"event": "kitchen table", "dispute": "Cleo's draw; Ana's call; hand scoring"}
+        ends = [i for i, e in enumerate(events) if e["type"] == "hand_end"]
+        hand = kept[0]
+        i = ends[hand.number - 1]
+        winner = hand.winner
+        assert isinstance(winner, str)
+        others = sum(v for p, v in hand.detail["pips"].items() if p != winner)
+        events[i] = {**events[i], "points": {**hand.points, winner: others}}
+        return renumber(events)
+    raise SystemExit("no seed gives the double-draw dispute")
+
+
+def dressed(events: list[dict[str, Any]], match_id: str, meta: dict[str, str]) -> list[dict[str, Any]]:
+    events = strip(events)
+    events[0]["id"] = match_id
+    events[0]["meta"] = meta
+    return renumber(events)
+
+
 def main() -> None:
     write("ghost13-simulated.jsonl", [simulate_match("ghost13", 7)])
     write("ghost13-tabletop-hidden.jsonl", [tabletop()])
     write("ghost13-disputed.jsonl", [disputed_full(), disputed_hidden()])
+    write("brettspielnetz-simulated.jsonl", [simulate_match("brettspielnetz", 7)])
+    write(
+        "brettspielnetz-tabletop-hidden.jsonl",
+        [
+            dressed(
+                hide_match(simulate_match("brettspielnetz", 12), viewer="Ana"),
+                "ana-vs-ben-2026-11-19",
+                {"event": "evening game", "recorder": "Ana (her own hand and draws)"},
+            )
+        ],
+    )
+    write("brettspielnetz-disputed.jsonl", [bsn_disputed()])
+    dd_players = ["Ana", "Ben", "Cleo", "Dev"]
+    write(
+        "double-draw-simulated.jsonl",
+        [
+            simulate_match("double-draw", 7, 0),
+            simulate_match("double-draw", 7, 1, dd_players[:3]),
+            simulate_match("double-draw", 7, 2, dd_players),
+            simulate_match("double-draw", 7, 3, dd_players, {"partners": True}),
+        ],
+    )
+    write(
+        "double-draw-tabletop-hidden.jsonl",
+        [
+            dressed(
+                hide_match(simulate_match("double-draw", 12, 0, dd_players, {"partners": True})),
+                "club-2026-11-21-partners",
+                {"event": "club pairs night", "table": "2", "recorder": "a spectator"},
+            ),
+            dressed(
+                hide_match(simulate_match("double-draw", 12, 1, dd_players[:3]), viewer="Cleo"),
+                "cleo-records-2026-11-21",
+                {"event": "three-handed", "recorder": "Cleo (her own hand and draws)"},
+            ),
+        ],
+    )
+    write("double-draw-disputed.jsonl", [dd_disputed()])
 
 
 if __name__ == "__main__":

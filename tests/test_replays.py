@@ -21,7 +21,19 @@ def reports(name: str):
 
 def test_every_variant_file_is_there():
     names = sorted(p.name for p in REPLAYS.glob("*.jsonl"))
-    assert {"ghost13-simulated.jsonl", "ghost13-tabletop-hidden.jsonl", "ghost13-disputed.jsonl"} <= set(names)
+    for variant in ("ghost13", "brettspielnetz", "double-draw"):
+        assert {f"{variant}-simulated.jsonl", f"{variant}-tabletop-hidden.jsonl", f"{variant}-disputed.jsonl"} <= set(
+            names
+        )
+
+
+def test_the_files_are_what_build_py_writes(tmp_path, monkeypatch):
+    import replays.build as build
+
+    monkeypatch.setattr(build, "OUT", tmp_path)
+    build.main()
+    for path in sorted(tmp_path.iterdir()):
+        assert path.read_bytes() == (REPLAYS / path.name).read_bytes(), path.name
 
 
 def test_simulated_replay_is_clean_and_complete():
@@ -69,3 +81,83 @@ def test_head_does_not_depend_on_stored_hashes(path: Path):
     with_hashes = [r.head for r in verify_paths([path])]
     without = [verify_match(log).head for log in iter_matches("x", stripped)]
     assert with_hashes == without
+
+
+# -- brettspielnetz ------------------------------------------------------------------------------
+
+
+def test_brettspielnetz_simulated_is_clean():
+    (r,) = reports("brettspielnetz-simulated.jsonl")
+    assert r.valid and r.complete and not r.unverified
+    assert [(h.end, h.winner, h.points) for h in r.hands[:2]] == [
+        ("stock-out", "Ben", {"Ana": 18, "Ben": 7}),
+        ("domino", "Ben", {"Ana": 28, "Ben": 0}),
+    ]
+    assert r.totals == {"Ana": 69, "Ben": 34} and r.winner == "Ben"  # penalties: lower wins
+
+
+def test_brettspielnetz_tabletop_scores_like_the_full_match():
+    (r,) = reports("brettspielnetz-tabletop-hidden.jsonl")
+    (full,) = [verify_match(log) for log in iter_matches("full", to_bytes(simulate_match("brettspielnetz", 12)))]
+    assert r.valid and r.complete
+    assert [h.as_dict() for h in r.hands] == [h.as_dict() for h in full.hands]
+    assert r.totals == full.totals == {"Ana": 58, "Ben": 45} and r.winner == "Ben"
+    # Ana recorded her own game: only Ben's draws and passes are left unverified
+    assert len(r.unverified) == 8 and all(v.code == "renege" and v.message.startswith("Ben ") for v in r.unverified)
+
+
+def test_brettspielnetz_disputed_flags_the_missing_bonus_and_the_renege_the_reveals_prove():
+    (r,) = reports("brettspielnetz-disputed.jsonl")
+    assert [(v.line, v.seq, v.code) for v in r.violations] == [(60, 60, "score-mismatch"), (120, 120, "renege")]
+    assert "claimed Ana 0, Ben 11; the rules give Ana 0, Ben 16" in r.violations[0].message
+    assert "shown by the reveals" in r.violations[1].message
+    assert r.hands[1].points == {"Ana": 0, "Ben": 16} and r.totals == {"Ana": 22, "Ben": 71} and r.winner == "Ana"
+    assert r.unverified and all(v.code == "renege" for v in r.unverified)
+
+
+# -- double-draw -----------------------------------------------------------------------------------
+
+
+def test_double_draw_simulated_two_three_four_players_and_partners():
+    two, three, four, pairs = reports("double-draw-simulated.jsonl")
+    for r in (two, three, four, pairs):
+        assert r.valid and r.complete and not r.unverified
+    assert two.totals == {"Ana": 97, "Ben": 106} and two.winner == "Ben"  # 100 for two players
+    assert three.totals == {"Ana": 69, "Ben": 0, "Cleo": 0} and three.winner == "Ana"  # 61 for three
+    assert four.totals == {"Ana": 0, "Ben": 92, "Cleo": 0, "Dev": 0} and four.winner == "Ben"
+    assert pairs.totals == {"Ana": 17, "Ben": 108, "Cleo": 17, "Dev": 108} and pairs.winner == ["Ben", "Dev"]
+    assert pairs.hands[1].winner == ["Ben", "Dev"] and pairs.hands[1].points == {
+        "Ana": 0,
+        "Ben": 54,
+        "Cleo": 0,
+        "Dev": 54,
+    }
+
+
+def test_double_draw_tabletop_scores_like_the_full_matches():
+    partners, three = reports("double-draw-tabletop-hidden.jsonl")
+    players = ["Ana", "Ben", "Cleo", "Dev"]
+    full = [
+        simulate_match("double-draw", 12, 0, players, {"partners": True}),
+        simulate_match("double-draw", 12, 1, players[:3]),
+    ]
+    for r, events in zip((partners, three), full, strict=True):
+        (f,) = [verify_match(log) for log in iter_matches("full", to_bytes(events))]
+        assert r.valid and r.complete
+        assert [h.as_dict() for h in r.hands] == [h.as_dict() for h in f.hands]
+        assert (r.totals, r.winner) == (f.totals, f.winner)
+    assert partners.winner == ["Ben", "Dev"] and three.winner == "Ana"
+    assert not any(v.message.startswith("Cleo ") for v in three.unverified)  # Cleo recorded: hers are checked
+
+
+def test_double_draw_disputed_flags_the_call_the_renege_and_the_claim():
+    (r,) = reports("double-draw-disputed.jsonl")
+    assert [(v.line, v.seq, v.code) for v in r.violations] == [
+        (11, 11, "illegal"),
+        (19, 19, "renege"),
+        (61, 61, "score-mismatch"),
+    ]
+    assert "calls a blocked game, but no end is dead" in r.violations[0].message
+    assert "shown by the reveals" in r.violations[1].message
+    assert "claimed Ana 0, Ben 0, Cleo 47; the rules give Ana 0, Ben 0, Cleo 33" in r.violations[2].message
+    assert r.totals == {"Ana": 37, "Ben": 50, "Cleo": 69} and r.winner == "Cleo"
