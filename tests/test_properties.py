@@ -1,12 +1,14 @@
 """Property tests (hypothesis) of the reader, the reducer, the hash chain and the simulator.
 
-Every property runs on simulated Ghost 13 matches (the seed is drawn by
-hypothesis), in their full-information and tabletop (hidden hands) forms, and
-on those matches with garbage lines mixed in.
+Every property runs on simulated matches of every implemented variant and
+player count (the variant and the seed are drawn by hypothesis), in their
+full-information and tabletop (hidden hands, unseen draws) forms, and on those
+matches with garbage lines mixed in.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -19,12 +21,24 @@ from dominolog.log.reader import decode_line, iter_matches
 from dominolog.reducer import MatchReducer, MatchReport, reduce_match, verify_match
 from dominolog.render import render_state
 from dominolog.simulate import hide_match, simulate_lines, simulate_match
-from dominolog.tiles import DOUBLE_SIX
+from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.verify import report_lines, verify_document
 from tests.helpers import to_bytes
 
 VARIANT = "ghost13"
 PLAYERS = ("Ana", "Ben")
+#: (variant, players, options): every variant and table size the simulator plays
+CONFIGS: list[tuple[str, tuple[str, ...], dict[str, Any] | None]] = [
+    ("ghost13", PLAYERS, None),
+    ("brettspielnetz", PLAYERS, None),
+    ("brettspielnetz", PLAYERS, {"draw_limit": None}),
+    ("double-draw", PLAYERS, None),
+    ("double-draw", ("Ana", "Ben", "Cleo"), None),
+    ("double-draw", ("Ana", "Ben", "Cleo", "Dev"), None),
+    ("double-draw", ("Ana", "Ben", "Cleo", "Dev"), {"partners": True}),
+]
+GHOST13 = CONFIGS[0]
+configs = st.sampled_from(CONFIGS)
 TILE_TEXTS = [f"{a}-{b}" for a in range(7) for b in range(7)]  # both ways round
 SET = [str(t) for t in DOUBLE_SIX]
 
@@ -35,8 +49,11 @@ seeds = st.integers(min_value=0, max_value=2**32)
 indexes = st.integers(min_value=0, max_value=4)
 
 
-def match_events(seed: int, index: int = 0, hidden: bool = False) -> list[dict[str, Any]]:
-    events = simulate_match(VARIANT, seed, index)
+def match_events(
+    seed: int, index: int = 0, hidden: bool = False, config: tuple[str, tuple[str, ...], Any] = GHOST13
+) -> list[dict[str, Any]]:
+    variant, players, options = config
+    events = simulate_match(variant, seed, index, list(players), options)
     return hide_match(events) if hidden else events
 
 
@@ -66,9 +83,9 @@ def no_internal_errors(reports: list[MatchReport]) -> None:
 
 
 @PROPS
-@given(seed=seeds, index=indexes, hidden=st.booleans())
-def test_the_28_tiles_are_conserved_at_every_event(seed: int, index: int, hidden: bool) -> None:
-    events = match_events(seed, index, hidden)
+@given(seed=seeds, index=indexes, hidden=st.booleans(), config=configs)
+def test_the_28_tiles_are_conserved_at_every_event(seed: int, index: int, hidden: bool, config: Any) -> None:
+    events = match_events(seed, index, hidden, config)
     (log,) = iter_matches("sim.jsonl", to_bytes(events))
     reducer = MatchReducer(log.source, log.line)
     open_at = 0
@@ -90,9 +107,11 @@ def test_the_28_tiles_are_conserved_at_every_event(seed: int, index: int, hidden
 
 
 @PROPS
-@given(seed=seeds, hidden=st.booleans(), data=st.data())
-def test_any_prefix_verifies_and_is_complete_only_with_match_end(seed: int, hidden: bool, data: st.DataObject) -> None:
-    events = match_events(seed, 0, hidden)
+@given(seed=seeds, hidden=st.booleans(), config=configs, data=st.data())
+def test_any_prefix_verifies_and_is_complete_only_with_match_end(
+    seed: int, hidden: bool, config: Any, data: st.DataObject
+) -> None:
+    events = match_events(seed, 0, hidden, config)
     raw = to_bytes(events)
     lines = raw.split(b"\n")[:-1]
     full = verify_events(events)
@@ -122,7 +141,7 @@ def test_any_prefix_verifies_and_is_complete_only_with_match_end(seed: int, hidd
         assert r.unverified == []
     closed = sum(1 for e in events[:n_lines] if e["type"] == "hand_end")
     assert hands_of(r) == hands_of(full)[:closed]
-    assert r.totals == {p: sum(h.points[p] for h in full.hands[:closed]) for p in PLAYERS}
+    assert r.totals == {p: sum(h.points[p] for h in full.hands[:closed]) for p in config[1]}
     if partial:  # the head covers the torn line too
         assert r.head != events[n_lines - 1]["hash"]
     else:
@@ -133,36 +152,63 @@ def test_any_prefix_verifies_and_is_complete_only_with_match_end(seed: int, hidd
 
 
 @PROPS
-@given(seed=seeds, index=indexes)
-def test_simulated_matches_verify_clean_and_their_claims_are_the_rules(seed: int, index: int) -> None:
-    events = match_events(seed, index)
+@given(seed=seeds, index=indexes, config=configs)
+def test_simulated_matches_verify_clean_and_their_claims_are_the_rules(seed: int, index: int, config: Any) -> None:
+    variant, players, options = config
+    events = match_events(seed, index, False, config)
     r = verify_events(events)
     assert (r.valid, r.complete, r.violations, r.unverified) == (True, True, [], [])
-    assert r.variant == VARIANT and r.players == list(PLAYERS) and r.events == len(events)
+    assert r.variant == variant and r.players == list(players) and r.events == len(events)
     claims = [(e["points"], e["winner"]) for e in events if e["type"] == "hand_end"]
     assert [(h.points, h.winner) for h in r.hands] == claims
     end = events[-1]
     assert end["type"] == "match_end"
     assert (r.totals, r.winner) == (end["totals"], end["winner"])
-    assert r.totals == {p: sum(h.points[p] for h in r.hands) for p in PLAYERS}
-    # G10: the match ends after the first hand at whose end someone has 100
-    before_last = {p: r.totals[p] - r.hands[-1].points[p] for p in PLAYERS}
-    assert max(r.totals.values()) >= 100 > max(before_last.values())
-    # G2: every later hand is led by the winner of the one before
-    leaders = [e["leader"] for e in events if e["type"] == "deal"]
-    assert leaders[1:] == [h.winner for h in r.hands[:-1]]
+    assert r.totals == {p: sum(h.points[p] for h in r.hands) for p in players}
+    before_last = {p: r.totals[p] - r.hands[-1].points[p] for p in players}
+    deals = [e for e in events if e["type"] == "deal"]
+    leaders = [e["leader"] for e in deals]
+    if variant == "ghost13":
+        # G10: the match ends after the first hand at whose end someone has 100
+        assert max(r.totals.values()) >= 100 > max(before_last.values())
+        # G2: every later hand is led by the winner of the one before
+        assert leaders[1:] == [h.winner for h in r.hands[:-1]]
+    elif variant == "brettspielnetz":
+        # B1, B2, B7: four hands, the first player alternates, the lower penalty total wins
+        assert len(r.hands) == 4 and leaders[1:] == [players[(players.index(x) + 1) % 2] for x in leaders[:-1]]
+        low = min(r.totals.values())
+        assert r.winner == (
+            next(p for p in players if r.totals[p] == low) if list(r.totals.values()).count(low) == 1 else None
+        )
+        assert all(not Tile.parse(e["start_tile"]).is_double for e in deals)
+    else:
+        # E2: the player after the dealer leads and deals the next hand; E7: the target ends the match
+        target = 100 if len(players) == 2 or options else 61
+        assert max(r.totals.values()) >= target > max(before_last.values())
+        for d, nxt in itertools.pairwise(deals):
+            assert nxt["dealer"] == d["leader"]
+        assert all(d["leader"] == players[(players.index(d["dealer"]) + 1) % len(players)] for d in deals)
     assert r.head == end["hash"] == chain_head(events)
 
 
 @PROPS
-@given(seed=seeds, index=indexes)
-def test_the_hidden_version_scores_exactly_like_the_full_match(seed: int, index: int) -> None:
-    events = match_events(seed, index)
-    hidden = hide_match(events)
-    assert all(e["hands"] is None for e in hidden if e["type"] == "deal")
+@given(seed=seeds, index=indexes, config=configs, viewer=st.booleans())
+def test_the_hidden_version_scores_exactly_like_the_full_match(
+    seed: int, index: int, config: Any, viewer: bool
+) -> None:
+    events = match_events(seed, index, False, config)
+    seen = config[1][0] if viewer else None
+    hidden = hide_match(events, seen)
+    assert all(e["hands"] is None or list(e["hands"]) == [seen] for e in hidden if e["type"] == "deal")
+    assert all(e.get("tile") is None for e in hidden if e["type"] == "draw" and e["player"] != seen)
     assert any(e["type"] == "reveal" for e in hidden)
     full, tabletop = verify_events(events), verify_events(hidden)
-    assert tabletop.violations == [] and tabletop.unverified == []
+    assert tabletop.violations == []
+    if config[0] == "ghost13":
+        assert tabletop.unverified == []
+    # what stays unverified is whether a hidden player who drew or passed could have played
+    assert {v.code for v in tabletop.unverified} <= {"renege"}
+    assert not any(v.message.startswith(f"{seen} ") for v in tabletop.unverified)
     assert tabletop.valid and tabletop.complete
     assert hands_of(tabletop) == hands_of(full)
     assert tabletop.totals == full.totals
@@ -170,20 +216,26 @@ def test_the_hidden_version_scores_exactly_like_the_full_match(seed: int, index:
 
 
 @PROPS
-@given(seed=seeds, index=indexes, hidden=st.booleans())
-def test_the_head_does_not_depend_on_stored_hashes(seed: int, index: int, hidden: bool) -> None:
-    events = match_events(seed, index, hidden)
+@given(seed=seeds, index=indexes, hidden=st.booleans(), config=configs)
+def test_the_head_does_not_depend_on_stored_hashes(seed: int, index: int, hidden: bool, config: Any) -> None:
+    events = match_events(seed, index, hidden, config)
     stripped = without(events, "hash")
     with_hashes, bare = verify_events(events), verify_events(stripped)
     assert bare.valid and with_hashes.valid
     assert bare.head == with_hashes.head == events[-1]["hash"]
 
 
-def _edited(key: str, value: Any, draw: Any) -> Any:
+def _edited(key: str, value: Any, draw: Any, players: tuple[str, ...]) -> Any:
     """A different value for one field of a simulated event."""
-    other = {"Ana": "Ben", "Ben": "Ana"}
-    if key == "tile":
+    other = {p: players[(i + 1) % len(players)] for i, p in enumerate(players)}
+    if key in ("tile", "start_tile"):
         return draw(st.sampled_from([t for t in TILE_TEXTS if t != value]), label="tile")
+    if key == "winner" and isinstance(value, list):
+        return list(reversed(value))
+    if key == "dealer":
+        return other[value]
+    if key == "options":
+        return {**value, "target": 7}
     if key in ("points", "totals"):
         who = draw(st.sampled_from(sorted(value)), label="who")
         return {**value, who: value[who] + draw(st.integers(min_value=1, max_value=50), label="bump")}
@@ -192,8 +244,8 @@ def _edited(key: str, value: Any, draw: Any) -> Any:
     if key == "end":
         return "right" if value == "left" else "left"
     if key == "hands":
-        ana, ben = value["Ana"], value["Ben"]
-        return {"Ana": [ben[0], *ana[1:]], "Ben": [ana[0], *ben[1:]]}
+        ana, ben = value[players[0]], value[players[1]]
+        return {**value, players[0]: [ben[0], *ana[1:]], players[1]: [ana[0], *ben[1:]]}
     if key == "players":
         return list(reversed(value))
     if key == "tiles":  # a reveal
@@ -210,14 +262,16 @@ def _edited(key: str, value: Any, draw: Any) -> Any:
 
 
 @PROPS
-@given(seed=seeds, hidden=st.booleans(), data=st.data())
-def test_editing_one_event_gives_exactly_one_hash_mismatch_there(seed: int, hidden: bool, data: st.DataObject) -> None:
-    events = match_events(seed, 0, hidden)
+@given(seed=seeds, hidden=st.booleans(), config=configs, data=st.data())
+def test_editing_one_event_gives_exactly_one_hash_mismatch_there(
+    seed: int, hidden: bool, config: Any, data: st.DataObject
+) -> None:
+    events = match_events(seed, 0, hidden, config)
     i = data.draw(st.integers(min_value=0, max_value=len(events) - 1), label="event")
     keys = sorted(k for k, v in events[i].items() if k not in ("type", "hash") and v is not None)
     key = data.draw(st.sampled_from(keys), label="field")
     edited = [dict(e) for e in events]
-    edited[i][key] = _edited(key, events[i][key], data.draw)
+    edited[i][key] = _edited(key, events[i][key], data.draw, config[1])
     (r,) = verify_bytes(to_bytes(edited))
     no_internal_errors([r])
     mismatches = [(v.seq, v.line) for v in r.violations if v.code == "hash-mismatch"]
@@ -389,13 +443,14 @@ def _outputs_are_printable(reports: list[MatchReport], data: bytes) -> None:
 @given(
     seed=seeds,
     hidden=st.booleans(),
+    config=configs,
     garbage=st.lists(st.tuples(st.integers(min_value=0, max_value=10**6), garbage_lines), min_size=1, max_size=6),
 )
 def test_garbage_lines_never_raise_and_the_rest_of_the_file_is_checked(
-    seed: int, hidden: bool, garbage: list[tuple[int, bytes]]
+    seed: int, hidden: bool, config: Any, garbage: list[tuple[int, bytes]]
 ) -> None:
-    first = to_bytes(match_events(seed, 0, hidden)).splitlines(keepends=True)
-    second_events = match_events(seed, 1, hidden)
+    first = to_bytes(match_events(seed, 0, hidden, config)).splitlines(keepends=True)
+    second_events = match_events(seed, 1, hidden, config)
     lines, bad_at = _splice(first, garbage, 0)
     data = b"".join(lines) + to_bytes(second_events)
     reports = verify_bytes(data)
@@ -418,6 +473,7 @@ def test_garbage_lines_never_raise_and_the_rest_of_the_file_is_checked(
 @given(
     seed=seeds,
     hidden=st.booleans(),
+    config=configs,
     noise=st.lists(
         st.tuples(st.integers(min_value=0, max_value=10**6), st.builds(_dump, valid_events, st.just(True))),
         min_size=1,
@@ -425,9 +481,9 @@ def test_garbage_lines_never_raise_and_the_rest_of_the_file_is_checked(
     ),
 )
 def test_tiles_stay_conserved_when_wrong_events_are_mixed_in(
-    seed: int, hidden: bool, noise: list[tuple[int, bytes]]
+    seed: int, hidden: bool, config: Any, noise: list[tuple[int, bytes]]
 ) -> None:
-    lines, _ = _splice(to_bytes(match_events(seed, 0, hidden)).splitlines(keepends=True), noise, 1)
+    lines, _ = _splice(to_bytes(match_events(seed, 0, hidden, config)).splitlines(keepends=True), noise, 1)
     for log in iter_matches("noise.jsonl", b"".join(lines)):
         reducer = MatchReducer(log.source, log.line)
         reducer.orphan = log.orphan
@@ -446,13 +502,14 @@ bad_lines = garbage_lines.filter(lambda b: b'"match_start"' not in b and _is_bad
 @given(
     seed=seeds,
     hidden=st.booleans(),
+    config=configs,
     garbage=st.lists(st.tuples(st.integers(min_value=0, max_value=10**6), bad_lines), min_size=1, max_size=5),
 )
 def test_a_bad_line_inside_a_match_is_one_malformed_and_the_match_is_still_scored(
-    seed: int, hidden: bool, garbage: list[tuple[int, bytes]]
+    seed: int, hidden: bool, config: Any, garbage: list[tuple[int, bytes]]
 ) -> None:
     # without seq and hash fields, the inserted lines shift nothing that is checked
-    events = without(match_events(seed, 0, hidden), "seq", "hash")
+    events = without(match_events(seed, 0, hidden, config), "seq", "hash")
     lines, bad_at = _splice(to_bytes(events).splitlines(keepends=True), garbage, 1)
     (r,) = verify_bytes(b"".join(lines))
     clean = verify_events(events)
@@ -491,13 +548,13 @@ def test_reading_bytes_and_reading_the_file_give_the_same_records(tmp_path: Any)
 
 
 @PROPS
-@given(seed=seeds, matches=st.integers(min_value=1, max_value=3))
-def test_simulate_is_deterministic(seed: int, matches: int) -> None:
-    once = "\n".join(simulate_lines(VARIANT, matches, seed))
-    again = "\n".join(simulate_lines(VARIANT, matches, seed))
+@given(seed=seeds, matches=st.integers(min_value=1, max_value=3), config=configs)
+def test_simulate_is_deterministic(seed: int, matches: int, config: Any) -> None:
+    variant, players, options = config
+    once = "\n".join(simulate_lines(variant, matches, seed, list(players), options, hide=True))
+    again = "\n".join(simulate_lines(variant, matches, seed, list(players), options, hide=True))
     assert once == again
-    assert simulate_match(VARIANT, seed, matches - 1) == simulate_match(VARIANT, seed, matches - 1)
-    assert hide_match(simulate_match(VARIANT, seed)) == hide_match(simulate_match(VARIANT, seed))
+    assert match_events(seed, matches - 1, False, config) == match_events(seed, matches - 1, False, config)
     reports = verify_bytes(once.encode() + b"\n")
     assert len(reports) == matches and all(r.valid and r.complete for r in reports)
     assert len({r.head for r in reports}) == matches
