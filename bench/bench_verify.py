@@ -115,11 +115,18 @@ def best_of(runs: int, fn: Callable[[], object]) -> tuple[float, object]:
     return best, result
 
 
-def write_corpus(path: Path, variant: str, matches: int, seed: str) -> int:
+def write_corpus(
+    path: Path, variant: str, matches: int, seed: str, players: int | None = None, hide: bool = False
+) -> int:
     """Simulate ``matches`` matches into ``path``; returns the number of lines written."""
     n = 0
+    names = ["Ana", "Ben", "Cleo", "Dev"][:players] if players else None
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        for line in simulate_lines(variant, matches, seed):
+        for line in (
+            simulate_lines(variant, matches, seed, names, hide=hide)
+            if hide or names
+            else simulate_lines(variant, matches, seed)
+        ):
             fh.write(line)
             fh.write("\n")
             n += 1
@@ -350,6 +357,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--matches", type=int, default=DEFAULT_MATCHES, help=f"matches to simulate ({DEFAULT_MATCHES})")
     ap.add_argument("--seed", default="bench", help="simulation seed (bench)")
     ap.add_argument("--variant", default="ghost13", help="rule variant to simulate (ghost13)")
+    ap.add_argument("--players", type=int, help="players per match (default: the variant's fewest)")
+    ap.add_argument("--hide", action="store_true", help="simulate as a table recorder sees it (hidden, reveals)")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per stage; the best is kept (3)")
     ap.add_argument("--profile", action="store_true", help="also print a cProfile of one verify run")
     ap.add_argument("--top", type=int, default=15, help="rows of the profile tables (15)")
@@ -382,10 +391,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             path = Path(tmp) / f"{args.variant}-{args.matches}-{args.seed}.jsonl"
             t0 = time.perf_counter()
-            n_lines = write_corpus(path, args.variant, args.matches, args.seed)
+            n_lines = write_corpus(path, args.variant, args.matches, args.seed, args.players, args.hide)
             sim_s = time.perf_counter() - t0
+            how = f"{args.players or 'default'} players{', hidden' if args.hide else ''}"
             print(
-                f"corpus   {args.matches:,} {args.variant} matches, seed {args.seed!r}: {n_lines:,} lines, "
+                f"corpus   {args.matches:,} {args.variant} matches ({how}), seed {args.seed!r}: {n_lines:,} lines, "
                 f"{path.stat().st_size / 2**20:,.1f} MiB, simulated in {sim_s:.1f} s"
             )
 
