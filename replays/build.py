@@ -182,7 +182,7 @@ def dd_disputed() -> list[dict[str, Any]]:
         policy = once_reneging("Cleo", 1, wants)
         events = strip(hide_match(simulate_match("double-draw", seed, 0, players, policy=policy)))
         plays = [i for i, e in enumerate(events) if e["type"] == "play"]
-        events.insert(plays[1] + 1, {"type": "block_call", "player": "Ana"})
+        events.insert(plays[1] + 1, {"type": "block_call", "player": "Ana", "at": events[plays[1]]["at"]})
         report = verified(renumber(events))
         proven = [v for v in report.violations if v.code == "renege" and "shown by the reveals" in v.message]
         called = [v for v in report.violations if v.code == "illegal" and "blocked game" in v.message]
