@@ -270,6 +270,68 @@ def test_simulate_rejects_an_unknown_variant() -> None:
     no_traceback(result)
 
 
+@pytest.mark.parametrize(
+    ("args", "players", "options"),
+    [
+        (["--variant", "brettspielnetz"], ["Ana", "Ben"], None),
+        (["--variant", "brettspielnetz", "--option", "draw_limit=null"], ["Ana", "Ben"], {"draw_limit": None}),
+        (["--variant", "double-draw", "--players", "3"], ["Ana", "Ben", "Cleo"], None),
+        (
+            ["--variant", "double-draw", "--players", "4", "--option", "partners=true", "--option", "target=61"],
+            ["Ana", "Ben", "Cleo", "Dev"],
+            {"partners": True, "target": 61},
+        ),
+    ],
+)
+def test_simulate_any_variant_players_and_options(
+    tmp_path: Path, args: list[str], players: list[str], options: Any
+) -> None:
+    result = invoke("simulate", "--seed", "3", *args)
+    assert result.exit_code == 0, result.stderr
+    start = json.loads(result.stdout.splitlines()[0])
+    assert start["players"] == players and start.get("options") == options
+    path = tmp_path / "sim.jsonl"
+    path.write_text(result.stdout)
+    (m,) = matches_of(invoke("verify", "--json", str(path)))
+    assert m["valid"] and m["complete"] and not m["unverified"]
+
+
+def test_simulate_hide_writes_what_a_recorder_sees_and_scores_the_same(tmp_path: Path) -> None:
+    full, hidden, own = tmp_path / "full.jsonl", tmp_path / "hidden.jsonl", tmp_path / "own.jsonl"
+    common = ["simulate", "--variant", "double-draw", "--players", "3", "--seed", "4"]
+    assert invoke(*common, "--out", str(full)).exit_code == 0
+    assert invoke(*common, "--hide", "--out", str(hidden)).exit_code == 0
+    assert invoke(*common, "--viewer", "Cleo", "--out", str(own)).exit_code == 0
+    events = [json.loads(line) for line in hidden.read_text().splitlines()]
+    assert all(e["hands"] is None for e in events if e["type"] == "deal")
+    assert all(e["tile"] is None for e in events if e["type"] == "draw")
+    assert any(e["type"] == "reveal" for e in events)
+    mine = [json.loads(line) for line in own.read_text().splitlines()]
+    assert all(list(e["hands"]) == ["Cleo"] for e in mine if e["type"] == "deal")
+    assert all((e["tile"] is None) == (e["player"] != "Cleo") for e in mine if e["type"] == "draw")
+    reports = [matches_of(invoke("verify", "--json", str(p)))[0] for p in (full, hidden, own)]
+    assert all(r["valid"] for r in reports)
+    assert reports[0]["hands"] == reports[1]["hands"] == reports[2]["hands"]
+    assert not any(v["message"].startswith("Cleo ") for v in reports[2]["unverified"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--variant", "double-draw", "--players", "3", "--option", "partners=true"], "'partners' needs 4 players"),
+        (["--variant", "ghost13", "--players", "3"], "ghost13 is played by 2 players, not 3"),
+        (["--option", "target"], "--option wants KEY=VALUE"),
+        (["--option", "colour=red"], "unknown option 'colour' for ghost13"),
+        (["--hide", "--viewer", "Zoe"], "--viewer 'Zoe' is not a player"),
+    ],
+)
+def test_simulate_bad_players_options_or_viewer_are_clear_errors(args: list[str], message: str) -> None:
+    result = invoke("simulate", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    no_traceback(result)
+
+
 # -- show -------------------------------------------------------------------------------------------------
 
 
@@ -290,6 +352,27 @@ def test_show_at_a_seq_prints_the_table_the_hands_and_the_scores(tmp_path: Path)
         "  Ben (12): 0-0 0-2 0-3 0-4 0-5 0-6 1-1 1-2 1-3 1-4 4-6 5-6  <- on move",
         "",
         "scores: Ana 0, Ben 0",
+    ]
+
+
+def test_show_a_draw_game_prints_the_start_tile_the_boneyard_and_the_unknown_tiles() -> None:
+    replay = Path(__file__).resolve().parent.parent / "replays" / "brettspielnetz-tabletop-hidden.jsonl"
+    result = invoke("show", str(replay), "--at", "28")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1:14] == [
+        "at seq 28 (line 28): draw Ana 5-5",
+        "brettspielnetz: Ana vs Ben (hands 4, draw_limit 3)",
+        "",
+        "Hand 2: leader Ben",
+        "  start tile: 2-4",
+        "  turn: Ana",
+        "  table, 10 tiles  (left 4, right 3):",
+        "    [4|6][6|5][5|1][1|0][0|3][3|5][5|2][2|4][4|3][3|3]",
+        "  Ana (4): 0-2 2-6 5-5 6-6  <- on move",
+        "  Ben (2): 2 unknown tiles",
+        "  boneyard, 12 tiles (not seen)",
+        "  Ana has drawn 1 this turn",
+        "  not yet seen (14, in hidden hands or the boneyard): 0-0 0-4 0-5 0-6 1-1 1-2 1-3 1-4 1-6 2-2 2-3 3-6 4-4 4-5",
     ]
 
 
