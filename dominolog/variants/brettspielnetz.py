@@ -16,7 +16,7 @@ from dominolog.events import Deal, Draw, Pass, Play
 from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import Tile
 from dominolog.variants.base import Ctx, LineVariant, VariantError, can_play_line
-from dominolog.variants.judges import judge_fit
+from dominolog.variants.judges import judge_fit, judge_not
 
 FLOOR = 2  # B3: the boneyard never goes below 2 tiles
 DOMINO_BONUS = 5  # B6
@@ -97,39 +97,53 @@ class Brettspielnetz(LineVariant):
             return
         if hand.boneyard.count <= FLOOR:
             ctx.violation("illegal", f"{player} draws with {hand.boneyard.count} tiles left; none may be drawn at 2")
-        elif limit is not None and hand.turn_draws >= limit:
+        elif player == hand.turn and limit is not None and hand.turn_draws >= limit:
             ctx.violation("illegal", f"{player} draws a {hand.turn_draws + 1}th tile this turn; the limit is {limit}")
         ends = hand.layout.open_values()
         self.check_hand(hand, player, ctx, "renege", judge_fit(ends), f"{player} draws while holding a legal play")
         if self.draw_tile(hand, player, ev.tile, ctx):
-            hand.turn_draws += 1
             hand.consecutive_passes = 0
             if player == hand.turn:
+                hand.turn_draws += 1
                 self._stock_out(hand, ctx.seq)
 
     def on_pass(self, match: MatchState, hand: HandState, ev: Pass, ctx: Ctx) -> None:
         player = ev.player
         self.check_turn(match, hand, player, ctx)
-        ends = hand.layout.open_values()
-        verdict = self.check_hand(
-            hand, player, ctx, "renege", judge_fit(ends), f"{player} passes while holding a legal play"
-        )
+        if hand.over is not None:  # the pass that records a stock-out, hands hidden (accepts_after_over)
+            hand.confirm_passes += 1
+            return
+        judge = judge_fit(hand.layout.open_values())
+        verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes while holding a legal play")
+        if verdict is not True and player == hand.turn and self.draw_allowed(hand):
+            # B4: a player who cannot play must draw while a draw is allowed (one who can play
+            # must play: that pass is the renege). Hidden tiles leave it to the reveals.
+            drawn = hand.turn_draws
+            message = (
+                f"{player} passes after {drawn} draw{'s' * (drawn != 1)} while a draw is still allowed, "
+                f"with {hand.boneyard.count} tiles in the boneyard"
+            )
+            self.check_hand(hand, player, ctx, "illegal", judge_not(judge), message)
         hand.actions.append((ctx.seq, player, "pass"))
         hand.consecutive_passes += 1
-        if hand.boneyard.count <= FLOOR:
-            if verdict is None and player == hand.turn:
-                # Recorded with hidden hands, the pass stands for the stock-out end (B4) the
-                # table saw; the reveals show whether the player really could not play.
-                hand.over, hand.over_seq = "stock-out", ctx.seq
-                return
-        elif verdict is not True and player == hand.turn and self.draw_allowed(hand):
-            drawn = hand.turn_draws
-            ctx.violation(
-                "illegal",
-                f"{player} passes after {drawn} draw{'s' * (drawn != 1)} while a draw is still allowed "
-                f"({hand.boneyard.count} tiles in the boneyard)",
-            )
+        if hand.boneyard.count <= FLOOR and hand.hidden and player == hand.turn:
+            # Recorded with hidden hands, the pass stands for the stock-out end (B4) the
+            # table saw; the reveals show whether the player really could not play (a renege).
+            hand.over, hand.over_seq = "stock-out", ctx.seq
+            return
         self._next_turn(match, hand, player, ctx.seq)
+
+    def accepts_after_over(self, hand: HandState, kind: str) -> bool:
+        # B4, recorded with hidden hands: one pass may stand for the stock-out the table saw, also
+        # when the hand is already known to be over (seen tiles, or the re-fold from the reveals).
+        return (
+            kind == "pass"
+            and hand.hidden
+            and hand.over == "stock-out"
+            and hand.confirm_passes == 0
+            and bool(hand.actions)
+            and hand.actions[-1][2] != "pass"
+        )
 
     def may_be_over(self, hand: HandState) -> bool | None:
         if hand.over is not None:

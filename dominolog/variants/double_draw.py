@@ -16,7 +16,7 @@ from dominolog.events import BlockCall, Deal, Draw, Pass, Play
 from dominolog.state import HandResult, HandState, MatchState, Placement, WinnerValue
 from dominolog.tiles import Tile, suit
 from dominolog.variants.base import Ctx, LineVariant, VariantError
-from dominolog.variants.judges import judge_fit, judge_pair
+from dominolog.variants.judges import judge_fit, judge_not, judge_pair
 
 
 class DoubleDraw(LineVariant):
@@ -69,7 +69,8 @@ class DoubleDraw(LineVariant):
                 "bad-deal", f"{deal.dealer} deals hand {hand.number}, but {previous} (the last leader) should"
             )
         dealer = deal.dealer or previous
-        if dealer is not None and match.next_player(dealer) != deal.leader:
+        # Hand 1 only: from hand 2 on, start_hand checks the leader against expected_leader.
+        if previous is None and dealer is not None and match.next_player(dealer) != deal.leader:
             ctx.violation(
                 "bad-deal",
                 f"{deal.leader} acts first, but the player after the dealer {dealer} is {match.next_player(dealer)}",
@@ -169,18 +170,12 @@ class DoubleDraw(LineVariant):
     def on_pass(self, match: MatchState, hand: HandState, ev: Pass, ctx: Ctx) -> None:  # E3 (d)
         player = ev.player
         self.check_turn(match, hand, player, ctx)
-        verdict = self.check_hand(
-            hand,
-            player,
-            ctx,
-            "renege",
-            self._has_play_judge(hand, player),
-            f"{player} passes while holding a legal play",
-        )
+        judge = self._has_play_judge(hand, player)
+        verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes while holding a legal play")
         if hand.boneyard.count and verdict is not True:
-            ctx.violation(
-                "illegal", f"{player} passes with {hand.boneyard.count} tiles in the boneyard: a draw is allowed"
-            )
+            # E3 (b): a draw is allowed only without a pair play; hidden tiles leave that to the reveals
+            message = f"{player} passes with {hand.boneyard.count} tiles in the boneyard while a draw is allowed"
+            self.check_hand(hand, player, ctx, "illegal", judge_not(judge), message)
         hand.actions.append((ctx.seq, player, "pass"))
         hand.consecutive_passes += 1
         self._turn_over(match, hand, player)

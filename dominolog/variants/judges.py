@@ -58,7 +58,7 @@ def judge_pair(left: int, right: int) -> Judge:
         # Can the hand hold a pair at all?
         need = min(
             ((x not in sure) + (y not in sure) for x in fl for y in fr if x != y),
-            default=3,
+            default=n + 3,  # no pair at all: more than any room
         )
         if need > room:
             return False, "no pair play"
@@ -79,3 +79,16 @@ def judge_pair(left: int, right: int) -> Judge:
         return None, ""
 
     return judge
+
+
+def judge_not(judge: Judge) -> Judge:
+    """The opposite rule: broken exactly when ``judge`` says the hand kept its rule (unknown stays unknown).
+
+    E.g. "passes while a draw is allowed" is broken when the hand had *no* legal play.
+    """
+
+    def negated(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+        verdict, detail = judge(sure, upper, n)
+        return (None if verdict is None else not verdict), detail
+
+    return negated
