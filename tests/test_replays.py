@@ -161,3 +161,35 @@ def test_double_draw_disputed_flags_the_call_the_renege_and_the_claim():
     assert "shown by the reveals" in r.violations[1].message
     assert "claimed Ana 0, Ben 0, Cleo 47; the rules give Ana 0, Ben 0, Cleo 33" in r.violations[2].message
     assert r.totals == {"Ana": 37, "Ben": 50, "Cleo": 69} and r.winner == "Cleo"
+
+
+def test_verify_prints_the_draw_game_disputes_in_text_and_json():
+    from typer.testing import CliRunner
+
+    from dominolog.cli import app
+
+    runner = CliRunner()
+    paths = [str(REPLAYS / "brettspielnetz-disputed.jsonl"), str(REPLAYS / "double-draw-disputed.jsonl")]
+    text = runner.invoke(app, ["verify", *paths])
+    assert text.exit_code == 1
+    lines = text.stdout.splitlines()
+    for path, line, code in [(paths[0], 60, "score-mismatch"), (paths[0], 120, "renege"), (paths[1], 11, "illegal")]:
+        assert any(x.startswith(f"{path}:{line}: seq {line}: {code}: ") for x in lines), (path, line)
+    assert any(": unverified renege: " in x for x in lines)
+    assert lines[-1].startswith("2 matches: 0 valid, 2 invalid; ")
+    doc = __import__("json").loads(runner.invoke(app, ["verify", "--json", *paths]).stdout)
+    bsn, dd = doc["matches"]
+    assert [(v["seq"], v["code"]) for v in bsn["violations"]] == [(60, "score-mismatch"), (120, "renege")]
+    assert [(v["seq"], v["code"]) for v in dd["violations"]] == [
+        (11, "illegal"),
+        (19, "renege"),
+        (61, "score-mismatch"),
+    ]
+    assert all(u["code"] == "renege" for u in bsn["unverified"] + dd["unverified"])
+    assert bsn["hands"][1] == {
+        "number": 2,
+        "end": "domino",
+        "winner": "Ana",
+        "points": {"Ana": 0, "Ben": 16},
+        "pips": {"Ana": 0, "Ben": 11},
+    }
