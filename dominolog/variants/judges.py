@@ -44,22 +44,36 @@ def judge_fit(values: tuple[int, ...]) -> Judge:
     return judge
 
 
+def _distinct_pair(a: set[Tile], b: set[Tile]) -> bool:
+    """Whether some x in ``a`` and some other tile y in ``b`` exist."""
+    return bool(a) and bool(b) and not (len(a) == 1 and a == b)
+
+
+def _a_pair(a: set[Tile], b: set[Tile]) -> tuple[Tile, Tile]:
+    """The first such pair, in tile order."""
+    return next((x, y) for x in sorted(a) for y in sorted(b) if x != y)
+
+
 def judge_pair(left: int, right: int) -> Judge:
     """Double Draw: the hand holds two tiles, one fitting ``left`` and another fitting ``right``."""
 
+    ml, mr = 1 << left, 1 << right
+
     def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
-        fl = {t for t in upper if t.has(left)}
-        fr = {t for t in upper if t.has(right)}
-        for x in sorted(fl & sure):
-            for y in sorted(fr & sure):
-                if x != y:
-                    return True, f"{x} on the left and {y} on the right"
+        fl = {t for t in upper if t.mask & ml}
+        fr = {t for t in upper if t.mask & mr}
+        sl, sr = fl & sure, fr & sure
+        if _distinct_pair(sl, sr):
+            x, y = _a_pair(sl, sr)
+            return True, f"{x} on the left and {y} on the right"
         room = n - len(sure)
-        # Can the hand hold a pair at all?
-        need = min(
-            ((x not in sure) + (y not in sure) for x in fl for y in fr if x != y),
-            default=n + 3,  # no pair at all: more than any room
-        )
+        # Can the hand hold a pair at all? The fewest tiles to add for one:
+        if _distinct_pair(sl, fr - sure) or _distinct_pair(fl - sure, sr):
+            need = 1
+        elif _distinct_pair(fl - sure, fr - sure):
+            need = 2
+        else:
+            need = n + 3  # no pair at all: more than any room
         if need > room:
             return False, "no pair play"
         # Can it avoid one? Either no tile for one end, or one tile that is the only fit for both.
