@@ -1,0 +1,216 @@
+"""The 2-D table of the spinner games (``39``, ``double-bergen``): tiles with positions,
+spinners with four sides, lines that never bend, and overlap detection.
+
+Geometry (ruling T5), in units of half a tile's width (a tile is 2 x 4 units,
+each half a 2 x 2 square); ``x`` grows to the east, ``y`` to the north:
+
+* The first tile (the set, or Double Bergen's spinner) lies vertically with its
+  first half to the north: ``x`` in [-1, 1], ``y`` in [-2, 2]. Its N side shows
+  the north half, its S side the south half; E joins beside the north half
+  (the east line is centred on ``y = 1``) and W beside the south half (centred
+  on ``y = -1``). A doublet set lies the same way and shows its value on all four.
+* A singlet continues the line of the side it is played on: 4 units along the
+  line, 2 across, centred on the line, its matching half against the side; its
+  other half is its one open end, in the same direction.
+* Any later doublet is laid crosswise: 2 units along the line, 4 across,
+  centred on the line. Its side straight on continues the line; when doublets
+  are spinners (39) it also has the two perpendicular sides, at the ends of its
+  long axis, whose lines run through its centre.
+* Tiles may touch; a tile that would overlap another (a common area > 0) cannot
+  be placed there.
+
+An open end is a side nothing was played on, named ``<tile>:<dir>`` (the tile
+on the table and the direction the new tile would lie in). It stays open even
+when the tiles around leave no room to play there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dominolog.tiles import Tile
+
+DIRS = ("N", "E", "S", "W")
+VECTORS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
+PERPENDICULAR = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
+
+Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (x0 < x1, y0 < y1)
+
+
+@dataclass(slots=True, frozen=True)
+class Side:
+    """An open end: ``value`` shows towards ``dir`` at ``anchor`` (the middle of the edge a new tile joins)."""
+
+    tile: Tile
+    dir: str
+    value: int
+    anchor: tuple[int, int]
+    #: the tile is a doublet lying across (or the spinner/set): a "double end" in Double Bergen's scoring
+    double: bool
+    #: a side of the first tile (the set in 39, the spinner in Double Bergen)
+    first: bool
+
+    @property
+    def name(self) -> str:
+        return f"{self.tile}:{self.dir}"
+
+
+@dataclass(slots=True, frozen=True)
+class Placed:
+    """A tile on the table: where it lies, and which tile and side it was played against."""
+
+    tile: Tile
+    rect: Rect
+    #: the pip value of each half, north/west half first, as drawn
+    halves: tuple[int, int]
+    #: lies along the x axis
+    horizontal: bool
+    kind: str  # "first", "cross" (a crosswise doublet) or "single"
+    parent: Tile | None
+    dir: str | None  # the direction from the parent
+    #: which arm of the first tile the tile is on (its direction from the first tile)
+    arm: str | None
+
+
+def overlap(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@dataclass(slots=True)
+class GridLayout:
+    """A 2-D layout. ``spinning_doubles``: every later doublet has three free sides (39), else one."""
+
+    spinning_doubles: bool = True
+    placed: dict[Tile, Placed] = field(default_factory=dict)
+    order: list[Tile] = field(default_factory=list)
+    sides: dict[tuple[Tile, str], Side] = field(default_factory=dict)
+    on_board: set[Tile] = field(default_factory=set)
+
+    def clone(self) -> GridLayout:
+        return GridLayout(self.spinning_doubles, dict(self.placed), list(self.order), dict(self.sides), set(self.on_board))
+
+    @property
+    def empty(self) -> bool:
+        return not self.order
+
+    @property
+    def first(self) -> Tile | None:
+        return self.order[0] if self.order else None
+
+    # -- open ends -----------------------------------------------------------
+    def open_sides(self) -> list[Side]:
+        """Every open end, in the order the tiles were placed (each tile's sides N, E, S, W)."""
+        return list(self.sides.values())
+
+    def open_values(self) -> tuple[int, ...]:
+        return tuple(sorted({s.value for s in self.sides.values()}))
+
+    def ends(self) -> dict[str, int]:
+        return {s.name: s.value for s in self.sides.values()}
+
+    def side(self, name: str) -> Side | None:
+        """The open end called ``name`` (``<tile>:<dir>``, or ``<tile>`` for a tile with one open end)."""
+        text, _, d = name.partition(":")
+        try:
+            tile = Tile.parse(text)
+        except ValueError:
+            return None
+        if d:
+            return self.sides.get((tile, d))
+        mine = [s for (t, _), s in self.sides.items() if t is tile]
+        return mine[0] if len(mine) == 1 else None
+
+    # -- geometry ------------------------------------------------------------
+    def shape(self, tile: Tile, side: Side) -> tuple[Rect, bool]:
+        """Where ``tile`` would lie if played on ``side``, and whether it lies crosswise."""
+        ax, ay = side.anchor
+        dx, dy = VECTORS[side.dir]
+        cross = tile.is_double
+        along, half_across = (2, 2) if cross else (4, 1)
+        x0, y0 = ax, ay
+        x1, y1 = ax + dx * along, ay + dy * along
+        if dx:  # along x: across is y
+            rect = (min(x0, x1), ay - half_across, max(x0, x1), ay + half_across)
+        else:
+            rect = (ax - half_across, min(y0, y1), ax + half_across, max(y0, y1))
+        return rect, cross
+
+    def collides(self, rect: Rect) -> Tile | None:
+        """A tile on the table that ``rect`` would overlap, if any."""
+        for p in self.placed.values():
+            if overlap(rect, p.rect):
+                return p.tile
+        return None
+
+    def fits_side(self, tile: Tile, side: Side) -> bool:
+        """``tile`` matches ``side`` and has room there."""
+        return tile.has(side.value) and self.collides(self.shape(tile, side)[0]) is None
+
+    def placements(self, tile: Tile, allowed: list[Side] | None = None) -> list[str]:
+        """The open ends (names) where ``tile`` can be played (``[""]`` for the first tile)."""
+        if tile in self.on_board:
+            return []
+        if not self.order:
+            return [""]
+        sides = self.open_sides() if allowed is None else allowed
+        return [s.name for s in sides if self.fits_side(tile, s)]
+
+    # -- placing ---------------------------------------------------------------
+    def place_first(self, a: int, b: int, tile: Tile) -> None:
+        """The first tile, vertical, ``a`` to the north; four sides (the set, or the spinner)."""
+        p = Placed(tile, (-1, -2, 1, 2), (a, b), False, "first", None, None, None)
+        self._add(p)
+        for d, value, anchor in (("N", a, (0, 2)), ("E", a, (1, 1)), ("S", b, (0, -2)), ("W", b, (-1, -1))):
+            self.sides[(tile, d)] = Side(tile, d, value, anchor, True, True)
+
+    def place(self, tile: Tile, side: Side) -> Placed:
+        """Play ``tile`` on the open end ``side`` (it must match; room is the caller's check)."""
+        rect, cross = self.shape(tile, side)
+        parent = self.placed[side.tile]
+        arm = parent.arm if parent.kind != "first" else side.dir
+        dx, dy = VECTORS[side.dir]
+        other = tile.other(side.value)
+        # halves north/west first: the near half is the matching one
+        near_first = side.dir in ("S", "E") if not cross else True
+        halves = (side.value, other) if near_first else (other, side.value)
+        p = Placed(tile, rect, halves, bool(dx) != cross, "cross" if cross else "single", side.tile, side.dir, arm)
+        del self.sides[(side.tile, side.dir)]
+        self._add(p)
+        ax, ay = side.anchor
+        if cross:
+            end = (ax + 2 * dx, ay + 2 * dy)
+            self.sides[(tile, side.dir)] = Side(tile, side.dir, side.value, end, True, False)
+            if self.spinning_doubles:
+                cx, cy = ax + dx, ay + dy
+                for q in PERPENDICULAR[side.dir]:
+                    qx, qy = VECTORS[q]
+                    self.sides[(tile, q)] = Side(tile, q, side.value, (cx + 2 * qx, cy + 2 * qy), True, False)
+        else:
+            end = (ax + 4 * dx, ay + 4 * dy)
+            self.sides[(tile, side.dir)] = Side(tile, side.dir, other, end, False, False)
+        self._sort_sides(tile)
+        return p
+
+    def _add(self, p: Placed) -> None:
+        self.placed[p.tile] = p
+        self.order.append(p.tile)
+        self.on_board.add(p.tile)
+
+    def _sort_sides(self, tile: Tile) -> None:
+        mine = sorted((s for (t, _), s in self.sides.items() if t is tile), key=lambda s: DIRS.index(s.dir))
+        for s in mine:
+            del self.sides[(tile, s.dir)]
+            self.sides[(tile, s.dir)] = s
+
+    # -- pictures --------------------------------------------------------------
+    def bounds(self) -> Rect:
+        rects = [p.rect for p in self.placed.values()]
+        if not rects:
+            return (0, 0, 0, 0)
+        return (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
+
+    def render(self) -> str:
+        """A text picture (see :func:`dominolog.layouts.picture.text_picture`)."""
+        from dominolog.layouts.picture import text_picture
+
+        return text_picture(self)
