@@ -7,7 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominolog.layouts.line import LineLayout
 from dominolog.tiles import DOUBLE_SIX, Tile
 
 WinnerValue = str | list[str] | None
@@ -105,7 +104,7 @@ class HandState:
     holdings: dict[str, Holding]
     boneyard: Holding
     unaccounted: set[Tile]
-    layout: LineLayout
+    layout: Any  # LineLayout (line games) or GridLayout (spinner games)
     turn: str | None
     hidden: bool = False
     start_tile: Tile | None = None
@@ -123,6 +122,8 @@ class HandState:
     draws: list[tuple[int, str, Tile | None]] = field(default_factory=list)
     #: draws by the player on move in the current turn
     turn_draws: int = 0
+    #: what a variant keeps of its own (immutable values: copied shallowly with the hand)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def clone(self) -> HandState:
         return HandState(
@@ -148,6 +149,7 @@ class HandState:
             start_tile=self.start_tile,
             draws=list(self.draws),
             turn_draws=self.turn_draws,
+            extra=dict(self.extra),
         )
 
     @property

@@ -87,7 +87,9 @@ class GridLayout:
     on_board: set[Tile] = field(default_factory=set)
 
     def clone(self) -> GridLayout:
-        return GridLayout(self.spinning_doubles, dict(self.placed), list(self.order), dict(self.sides), set(self.on_board))
+        return GridLayout(
+            self.spinning_doubles, dict(self.placed), list(self.order), dict(self.sides), set(self.on_board)
+        )
 
     @property
     def empty(self) -> bool:

@@ -56,7 +56,7 @@ def text_picture(layout: GridLayout) -> str:
         put(right, top, "┐")
         put(left, bottom, "└")
         put(right, bottom, "┘")
-        (h0x0, h0y0, h0x1, h0y1, a), (h1x0, h1y0, h1x1, h1y1, b) = _halves(p)
+        (*_, a), (h1x0, _, _, h1y1, b) = _halves(p)
         if p.horizontal:
             mid = cell(h1x0, h1y1 - 1)[0]
             put(mid, top, "┬")
@@ -77,13 +77,11 @@ def text_picture(layout: GridLayout) -> str:
         ax, ay = s.anchor
         dx, dy = VECTORS[s.dir]
         # the unit square just beyond the anchor, in the side's direction
-        ux = ax if dx > 0 else ax - 1 if dx < 0 else ax - 1
-        uy = ay if dy > 0 else ay - 1 if dy < 0 else ay - 1
+        ux = ax if dx > 0 else ax - 1
+        uy = ay if dy >= 0 else ay - 1
         x, y = cell(ux, uy)
         if dx == 0:
             x += COLS - 1  # centred on the line (the anchor is a grid line between two unit squares)
-        if dx != 0 and dy == 0:
-            y = cell(ux, ay)[1] if ROWS == 1 else y
         put(x, y, ARROWS[s.dir])
         put(x + 1, y, str(s.value))
     lines = ["".join(row).rstrip() for row in grid]
@@ -140,15 +138,11 @@ def svg_picture(layout: GridLayout, title: str = "", note: str = "") -> str:
             f'<rect x="{px(x0) + 1}" y="{py(y1) + 1}" width="{(x1 - x0) * SCALE - 2}" '
             f'height="{(y1 - y0) * SCALE - 2}" rx="4" fill="#fbfaf5" stroke="#222222" stroke-width="1.5"/>'
         )
-        (ax0, ay0, ax1, ay1, _), (bx0_, by0_, bx1_, by1_, _) = _halves(p)
+        (_, ay0, ax1, _, _), _ = _halves(p)
         if p.horizontal:
-            out.append(
-                f'<line x1="{px(ax1)}" y1="{py(y1) + 3}" x2="{px(ax1)}" y2="{py(y0) - 3}" stroke="#555555"/>'
-            )
+            out.append(f'<line x1="{px(ax1)}" y1="{py(y1) + 3}" x2="{px(ax1)}" y2="{py(y0) - 3}" stroke="#555555"/>')
         else:
-            out.append(
-                f'<line x1="{px(x0) + 3}" y1="{py(ay0)}" x2="{px(x1) - 3}" y2="{py(ay0)}" stroke="#555555"/>'
-            )
+            out.append(f'<line x1="{px(x0) + 3}" y1="{py(ay0)}" x2="{px(x1) - 3}" y2="{py(ay0)}" stroke="#555555"/>')
         for hx0, hy0, hx1, hy1, value in _halves(p):
             for fx, fy in PIPS[value]:
                 cx = hx0 + fx * (hx1 - hx0)

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from dominolog.variants.base import Variant, VariantError
 from dominolog.variants.brettspielnetz import Brettspielnetz
+from dominolog.variants.double_bergen import DoubleBergen
 from dominolog.variants.double_draw import DoubleDraw
 from dominolog.variants.ghost13 import Ghost13
+from dominolog.variants.thirty_nine import ThirtyNine
 
-VARIANTS: dict[str, type[Variant]] = {cls.name: cls for cls in (Ghost13, Brettspielnetz, DoubleDraw)}
+VARIANTS: dict[str, type[Variant]] = {
+    cls.name: cls for cls in (Ghost13, Brettspielnetz, ThirtyNine, DoubleBergen, DoubleDraw)
+}
 
 
 def find_variant(name: str) -> type[Variant]:

@@ -226,6 +226,44 @@ class Variant:
         hand.settle()
         return True
 
+    # -- turns -------------------------------------------------------------
+    def check_turn(self, match: MatchState, hand: HandState, player: str, ctx: Ctx) -> None:
+        if hand.turn is not None and player != hand.turn:
+            ctx.violation("illegal", f"not {player}'s turn ({hand.turn} is on move)")
+
+    def take_tile(self, hand: HandState, player: str, tile: Tile, ctx: Ctx) -> bool:
+        """Move ``tile`` out of ``player``'s hand; False (and a violation) when it cannot be there."""
+        h = hand.holdings[player]
+        if tile in h.known:
+            h.known.discard(tile)
+            return True
+        if tile in hand.layout.on_board:
+            ctx.violation("illegal", f"{tile} is already on the table")
+            return False
+        if h.unknown and tile in hand.unaccounted:
+            h.unknown -= 1
+            hand.unaccounted.discard(tile)
+            hand.settle()
+            return True
+        other = hand.holder_of(tile)
+        if other is not None:
+            ctx.violation("illegal", f"{player} plays {tile}, which is in {other}'s hand")
+            hand.holdings[other].known.discard(tile)
+            return True
+        if tile in hand.boneyard.known:
+            ctx.violation("illegal", f"{player} plays {tile}, which is in the boneyard")
+            hand.boneyard.known.discard(tile)
+            return True
+        ctx.violation("illegal", f"{player} does not hold {tile}")
+        # Some other holder with hidden tiles has it: the table's tile count follows the table.
+        for holder in (*hand.holdings.values(), hand.boneyard):
+            if holder.unknown:
+                holder.unknown -= 1
+                break
+        hand.unaccounted.discard(tile)
+        hand.settle()
+        return True
+
     # -- events ------------------------------------------------------------
     def on_play(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> None:
         raise NotImplementedError
@@ -315,43 +353,6 @@ class LineVariant(Variant):
             for end in hand.layout.placements(t):
                 out.append((t, end))
         return out
-
-    def check_turn(self, match: MatchState, hand: HandState, player: str, ctx: Ctx) -> None:
-        if hand.turn is not None and player != hand.turn:
-            ctx.violation("illegal", f"not {player}'s turn ({hand.turn} is on move)")
-
-    def take_tile(self, hand: HandState, player: str, tile: Tile, ctx: Ctx) -> bool:
-        """Move ``tile`` out of ``player``'s hand; False (and a violation) when it cannot be there."""
-        h = hand.holdings[player]
-        if tile in h.known:
-            h.known.discard(tile)
-            return True
-        if tile in hand.layout.on_board:
-            ctx.violation("illegal", f"{tile} is already on the table")
-            return False
-        if h.unknown and tile in hand.unaccounted:
-            h.unknown -= 1
-            hand.unaccounted.discard(tile)
-            hand.settle()
-            return True
-        other = hand.holder_of(tile)
-        if other is not None:
-            ctx.violation("illegal", f"{player} plays {tile}, which is in {other}'s hand")
-            hand.holdings[other].known.discard(tile)
-            return True
-        if tile in hand.boneyard.known:
-            ctx.violation("illegal", f"{player} plays {tile}, which is in the boneyard")
-            hand.boneyard.known.discard(tile)
-            return True
-        ctx.violation("illegal", f"{player} does not hold {tile}")
-        # Some other holder with hidden tiles has it: the table's tile count follows the table.
-        for holder in (*hand.holdings.values(), hand.boneyard):
-            if holder.unknown:
-                holder.unknown -= 1
-                break
-        hand.unaccounted.discard(tile)
-        hand.settle()
-        return True
 
     def resolve_end(self, hand: HandState, tile: Tile, ev: Play, ctx: Ctx) -> str | None:
         """The end the tile goes on ("" for the first tile), or None when it fits nowhere."""

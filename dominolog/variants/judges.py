@@ -44,6 +44,24 @@ def judge_fit(values: tuple[int, ...]) -> Judge:
     return judge
 
 
+def judge_holds(tiles: frozenset[Tile]) -> Judge:
+    """The hand holds one of ``tiles`` (e.g. the tiles that can be played somewhere on a 2-D table)."""
+
+    def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+        fitting = upper & tiles
+        held = fitting & sure
+        if held:
+            return True, f"{_names(held)} can be played"
+        room = n - len(sure)
+        if not fitting or room <= 0:
+            return False, "no tile can be played"
+        if len(upper - sure - fitting) < room:
+            return True, f"the hand must hold one of {_names(fitting)}, which can be played"
+        return None, ""
+
+    return judge
+
+
 def _distinct_pair(a: set[Tile], b: set[Tile]) -> bool:
     """Whether some x in ``a`` and some other tile y in ``b`` exist."""
     return bool(a) and bool(b) and not (len(a) == 1 and a == b)

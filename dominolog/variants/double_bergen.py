@@ -1,0 +1,249 @@
+"""Double Bergen (``double-bergen``): rulings C1, C3-C5 and D1-D8 of RULINGS.md.
+
+2 to 4 players (6 tiles each, 5 with four players), the rest is the boneyard
+(``reserve`` of it never drawn). The first tile is a double, the spinner: its
+four sides are played before any other end. Every placement scores for the
+matching open ends (D6); the winner of a hand scores 1 more; the match ends the
+moment a player reaches the target, even mid-hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from dominolog.events import Deal, Draw, Pass, Play
+from dominolog.layouts.grid import GridLayout, Side
+from dominolog.state import HandResult, HandState, MatchState, WinnerValue
+from dominolog.tiles import DOUBLE_SIX, Tile
+from dominolog.variants.base import Ctx, VariantError
+from dominolog.variants.judges import judge_holds
+from dominolog.variants.spinner import GridVariant
+
+DOUBLES = frozenset(t for t in DOUBLE_SIX if t.is_double)
+
+
+def placement_score(layout: GridLayout) -> int:
+    """D6: the points of the table as it is, for the player who just placed."""
+    ends: list[tuple[int, bool, bool]] = []  # (value, double end, the spinner)
+    spinner_free = False
+    for s in layout.open_sides():
+        if s.first:
+            spinner_free = True
+        else:
+            ends.append((s.value, s.double, False))
+    if spinner_free and layout.first is not None:
+        ends.append((layout.first.lo, True, True))
+    by_value: dict[int, list[tuple[bool, bool]]] = {}
+    for value, double, spinner in ends:
+        by_value.setdefault(value, []).append((double, spinner))
+    total = 0
+    for group in by_value.values():
+        d = sum(1 for double, _ in group if double)
+        s = len(group) - d
+        spinner = any(sp for _, sp in group)
+        if d >= 1 and (d + s >= 2 or spinner):
+            total += 2 * d + s
+        elif s >= 2:
+            total += s
+    return total
+
+
+class DoubleBergen(GridVariant):
+    name = "double-bergen"
+    title = "Double Bergen"
+    min_players = 2
+    max_players = 4
+    has_boneyard = True
+    spinning_doubles = False
+    option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {
+        "target": (100, (int,), "the score that ends the match, the moment it is reached (D8)"),
+        "reserve": (0, (int,), "boneyard tiles that can never be drawn (D1; 2 for the variation)"),
+    }
+
+    def check_options(self) -> None:
+        if self.options["target"] < 1:
+            raise VariantError("option 'target' must be at least 1")
+        if not 0 <= self.options["reserve"] <= 8:
+            raise VariantError("option 'reserve' must be 0 to 8")
+
+    def hand_size(self, n_players: int) -> int:  # D1
+        return 5 if n_players == 4 else 6
+
+    def expected_leader(self, match: MatchState) -> str | None:  # D2
+        if not match.results or match.results[-1].leader is None:
+            return None
+        return match.next_player(match.results[-1].leader)
+
+    def finish_deal(self, match: MatchState, hand: HandState, deal: Deal, ctx: Ctx) -> None:
+        hand.extra.update(opening_passes=0, drawn_double=None, open_draw=None)
+
+    def drawable(self, hand: HandState) -> int:  # D1: the reserve is never drawn
+        return max(0, hand.boneyard.count - self.options["reserve"])
+
+    def first_tile_ok(self, tile: Tile) -> bool:  # D3
+        return tile.is_double
+
+    def allowed_sides(self, hand: HandState) -> list[Side] | None:  # D4: the spinner's four sides first
+        layout: GridLayout = hand.layout
+        spinner = [s for s in layout.open_sides() if s.first]
+        return spinner or None
+
+    def wrong_side(self, hand: HandState, side: Side, ctx: Ctx) -> None:
+        ctx.violation("illegal", f"{side.name} is played on before all four sides of the spinner (D4)")
+
+    def has_play(self, hand: HandState) -> Any:
+        if hand.layout.empty:
+            return judge_holds(DOUBLES - hand.layout.on_board)
+        return super().has_play(hand)
+
+    # -- turns -------------------------------------------------------------------
+    def _opening_draws(self, hand: HandState) -> bool:
+        """D3: every player has passed without a double; now they draw in turn."""
+        return hand.layout.empty and hand.extra["opening_passes"] >= len(self.players)
+
+    def _take_turn(self, match: MatchState, hand: HandState, player: str) -> None:
+        """An unseen opening draw leaves open whether it was a double: the next player may act."""
+        drawer = hand.extra.get("open_draw")
+        if drawer is not None and player == match.next_player(drawer) and hand.turn == drawer:
+            hand.turn = player
+        hand.extra["open_draw"] = None
+
+    def on_play(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> None:
+        if ev.tiles is not None:
+            ctx.violation("illegal", "pair plays belong to double-draw; not placed")
+            return
+        player = ev.player
+        self._take_turn(match, hand, player)
+        drawn = hand.extra["drawn_double"]
+        if drawn is not None and ev.tile is not None and Tile.parse(ev.tile) is not drawn:
+            ctx.violation("illegal", f"{player} must set the double just drawn ({drawn})")
+        hand.extra["drawn_double"] = None
+        placed = self.place(match, hand, ev, ctx)
+        hand.turn = match.next_player(player)
+        if placed is None:
+            return
+        score = placement_score(hand.layout)  # D6
+        hand.points[player] += score
+        hand.extra["scores"] = (*hand.extra.get("scores", ()), (ctx.seq, player, score))
+        if hand.holdings[player].count == 0:  # D7, D8: a domino, even if it reaches the target
+            hand.over, hand.over_seq = "domino", ctx.seq
+        elif match.totals.get(player, 0) + hand.points[player] >= self.options["target"]:  # D8
+            hand.over, hand.over_seq = "target", ctx.seq
+        else:
+            self._check_block(hand, ctx.seq)
+
+    def on_draw(self, match: MatchState, hand: HandState, ev: Draw, ctx: Ctx) -> None:
+        player = ev.player
+        self._take_turn(match, hand, player)
+        self.check_turn(match, hand, player, ctx)
+        if self.drawable(hand) == 0:
+            reserve = f" (the last {self.options['reserve']} are never drawn)" if self.options["reserve"] else ""
+            ctx.violation("illegal", f"{player} draws with no drawable tile left{reserve}; ignored")
+            return
+        if hand.layout.empty and not self._opening_draws(hand):
+            ctx.violation("illegal", f"{player} draws before every player has passed for want of a double (D3)")
+        elif hand.extra["drawn_double"] is not None:
+            ctx.violation("renege", f"{player} draws instead of setting {hand.extra['drawn_double']} (D3)")
+        else:
+            self.check_hand(
+                hand, player, ctx, "renege", self.has_play(hand), f"{player} draws while holding a legal play"
+            )
+        if not self.draw_tile(hand, player, ev.tile, ctx):
+            return
+        hand.consecutive_passes = 0
+        if hand.layout.empty:  # D3: a drawn double is set at once; any other tile ends the turn
+            tile = hand.draws[-1][2]
+            if tile is None:
+                hand.extra["open_draw"] = player
+            elif tile.is_double:
+                hand.extra["drawn_double"] = tile
+            else:
+                hand.turn = match.next_player(player)
+        else:
+            self._check_block(hand, ctx.seq)
+
+    def on_pass(self, match: MatchState, hand: HandState, ev: Pass, ctx: Ctx) -> None:
+        player = ev.player
+        self._take_turn(match, hand, player)
+        self.check_turn(match, hand, player, ctx)
+        verdict = self.check_hand(
+            hand, player, ctx, "renege", self.has_play(hand), f"{player} passes while holding a legal play"
+        )
+        opening = hand.layout.empty
+        if verdict is not True and self.drawable(hand) and (not opening or self._opening_draws(hand)):
+            ctx.violation("illegal", f"{player} passes with tiles left to draw: must draw (D5)")
+        hand.actions.append((ctx.seq, player, "pass"))
+        hand.turn = match.next_player(player)
+        if opening and not self._opening_draws(hand):
+            hand.extra["opening_passes"] += 1
+            return
+        hand.consecutive_passes += 1
+        if hand.consecutive_passes >= len(self.players):  # D7: hidden hands, a pass by every player in a row
+            hand.over, hand.over_seq = "block", ctx.seq
+
+    def _check_block(self, hand: HandState, seq: int) -> None:
+        """D7: with full information, the hand ends the moment nobody can play or draw."""
+        if hand.over is not None or self.drawable(hand) or hand.layout.empty:
+            return
+        if all(self.can_play(hand, p) is False for p in self.players):
+            hand.over, hand.over_seq = "block", seq
+
+    def accepts_after_over(self, hand: HandState, kind: str) -> bool:
+        # D7: recorded with hidden hands, the block is confirmed by a pass of every player
+        return (
+            kind == "pass"
+            and hand.hidden
+            and hand.over == "block"
+            and hand.consecutive_passes + hand.confirm_passes < len(self.players)
+        )
+
+    def may_be_over(self, hand: HandState) -> bool | None:
+        if hand.over is not None:
+            return True
+        if self.drawable(hand) or hand.layout.empty:
+            return False
+        verdicts = [self.can_play(hand, p) for p in self.players]
+        if any(v is True for v in verdicts):
+            return False
+        return None if any(v is None for v in verdicts) else True
+
+    # -- scoring -------------------------------------------------------------------
+    def score_hand(self, match: MatchState, hand: HandState, ctx: Ctx) -> HandResult | None:  # D7, D8
+        points = dict(hand.points)
+        detail: dict[str, Any] = {"play_points": dict(hand.points)}
+        winner: WinnerValue = None
+        if hand.over == "target":
+            return HandResult(hand.number, "target", None, points, detail)
+        out = [p for p in self.players if hand.holdings[p].count == 0]
+        if hand.over == "domino" and out:
+            winner = out[0]
+        else:
+            if not hand.hands_known:
+                return None
+            pips = {p: sum(t.pips for t in hand.holdings[p].known) for p in self.players}
+            detail["pips"] = pips
+            low = min(pips.values())
+            lowest = [p for p in self.players if pips[p] == low]
+            winner = lowest[0] if len(lowest) == 1 else None
+        if winner is not None:
+            points[winner] += 1
+        return HandResult(hand.number, hand.over or "block", winner, points, detail)
+
+    def abandoned_result(self, match: MatchState, hand: HandState) -> HandResult:
+        return HandResult(hand.number, "abandoned", None, dict(hand.points))
+
+    def after_hand(self, match: MatchState) -> None:  # D8
+        if any(v >= self.options["target"] for v in match.totals.values()):
+            match.over = True
+
+    # -- simulation ------------------------------------------------------------------
+    def legal_actions(self, match: MatchState, hand: HandState, player: str) -> list[dict[str, Any]]:
+        drawn = hand.extra["drawn_double"]
+        if drawn is not None:
+            return [{"type": "play", "player": player, "tile": str(drawn)}]
+        moves = self.legal_placements(hand, player)
+        if moves:
+            return [{"type": "play", "player": player, "tile": str(t), **({"end": e} if e else {})} for t, e in moves]
+        if self.drawable(hand) and (not hand.layout.empty or self._opening_draws(hand)):
+            return [{"type": "draw", "player": player}]
+        return [{"type": "pass", "player": player}]

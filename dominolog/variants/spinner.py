@@ -1,0 +1,134 @@
+"""Mechanics shared by the spinner games (``39``, ``double-bergen``) on a 2-D table.
+
+Ends are named ``<tile>:<dir>`` (or ``<tile>`` for a tile with one open end);
+the layout is a :class:`~dominolog.layouts.grid.GridLayout`. A play that does
+not fit is read the way the line games read it: on a wrong or unknown end it is
+placed where it fits (``illegal``) when there is such a place, else not placed;
+a play that would overlap a tile is ``illegal`` and not placed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dominolog.events import Play
+from dominolog.layouts.grid import GridLayout, Placed, Side
+from dominolog.state import HandState, MatchState, Placement
+from dominolog.tiles import DOUBLE_SIX, Tile
+from dominolog.variants.base import Ctx, Variant
+from dominolog.variants.judges import judge_holds
+
+
+class GridVariant(Variant):
+    """A variant played on a :class:`GridLayout`."""
+
+    #: every later doublet has three free sides (39); else one (Double Bergen)
+    spinning_doubles: bool = True
+
+    def new_layout(self) -> GridLayout:
+        return GridLayout(self.spinning_doubles)
+
+    def allowed_sides(self, hand: HandState) -> list[Side] | None:
+        """The open ends that may be played on now (None: all of them)."""
+        return None
+
+    def first_tile_ok(self, tile: Tile) -> bool:
+        """Whether ``tile`` may be the first tile of a hand."""
+        return True
+
+    # -- what can be played --------------------------------------------------
+    def places(self, hand: HandState, tile: Tile) -> list[str]:
+        layout: GridLayout = hand.layout
+        if layout.empty:
+            return [""] if self.first_tile_ok(tile) and tile not in layout.on_board else []
+        return layout.placements(tile, self.allowed_sides(hand))
+
+    def playable(self, hand: HandState) -> frozenset[Tile]:
+        """Every tile not on the table that could be played somewhere now."""
+        return frozenset(t for t in DOUBLE_SIX if t not in hand.layout.on_board and self.places(hand, t))
+
+    def has_play(self, hand: HandState) -> Any:
+        """The judge "holds a tile that can be played now"."""
+        return judge_holds(self.playable(hand))
+
+    def legal_placements(self, hand: HandState, player: str) -> list[tuple[Tile, str]]:
+        return [(t, e) for t in sorted(hand.holdings[player].known) for e in self.places(hand, t)]
+
+    def can_play(self, hand: HandState, player: str) -> bool | None:
+        """True, False, or None when hidden tiles keep it open."""
+        h = hand.holdings[player]
+        verdict, _ = self.has_play(hand)(frozenset(h.known), hand.possible(player), h.count)
+        return verdict
+
+    # -- placing -------------------------------------------------------------
+    def resolve_side(self, hand: HandState, tile: Tile, ev: Play, ctx: Ctx) -> Side | str | None:
+        """The open end the tile goes on (``""`` for the first tile), or None when it cannot be placed."""
+        layout: GridLayout = hand.layout
+        if layout.empty:
+            if not self.first_tile_ok(tile):
+                ctx.violation("illegal", f"{tile} cannot be the first tile of the hand; not placed")
+                return None
+            return ""
+        allowed = self.allowed_sides(hand)
+        places = layout.placements(tile, allowed)
+        end = ev.end
+        if end is not None:
+            side = layout.side(end)
+            if side is None:
+                ctx.violation("illegal", f"{end!r} is not an open end of the table")
+            elif not tile.has(side.value):
+                ctx.violation("illegal", f"{tile} does not match {side.name} (it shows {side.value})")
+            else:
+                hit = layout.collides(layout.shape(tile, side)[0])
+                if hit is not None:
+                    ctx.violation("illegal", f"{tile} on {side.name} would overlap {hit}; not placed")
+                    return None
+                if allowed is not None and side not in allowed:
+                    self.wrong_side(hand, side, ctx)
+                return side
+        if not places:
+            if end is None:
+                why = "fits no open end" if not any(tile.has(v) for v in layout.open_values()) else "has no room"
+                ctx.violation("illegal", f"{tile} {why}; not placed")
+            return None
+        if end is None and len(places) > 1:
+            ctx.violation("ambiguous", f"{tile} fits {', '.join(places)} and no end is given; taken as {places[0]}")
+        elif end is not None:
+            ctx.violation("illegal", f"{tile} placed on {places[0]}, where it fits")
+        return layout.side(places[0])
+
+    def wrong_side(self, hand: HandState, side: Side, ctx: Ctx) -> None:
+        """A placement on an end the rules do not allow yet (the table's action stands)."""
+        ctx.violation("illegal", f"{side.name} may not be played on yet")
+
+    def place(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> Placed | None:
+        """Apply one play: ownership, the end, the layout. The turn is the caller's."""
+        assert ev.tile is not None
+        tile = Tile.parse(ev.tile)
+        player = ev.player
+        self.check_turn(match, hand, player, ctx)
+        if tile in hand.layout.on_board:
+            ctx.violation("illegal", f"{tile} is already on the table; not placed")
+            return None
+        side = self.resolve_side(hand, tile, ev, ctx)
+        if side is None:
+            return None
+        known = hand.holdings[player].known
+        if tile in known:
+            known.discard(tile)
+        else:
+            self.take_tile(hand, player, tile, ctx)
+        layout: GridLayout = hand.layout
+        before = layout.open_values()
+        if isinstance(side, str):
+            layout.place_first(int(ev.tile[0]), int(ev.tile[2]), tile)
+            placed = layout.placed[tile]
+            end = ""
+        else:
+            placed = layout.place(tile, side)
+            end = side.name
+        hand.placements.append(Placement(ctx.seq, player, tile, end, before))
+        hand.actions.append((ctx.seq, player, "play"))
+        hand.played_by[player].append(tile)
+        hand.consecutive_passes = 0
+        return placed
