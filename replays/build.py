@@ -19,6 +19,7 @@ from dominolog.log.writer import dump_line  # noqa: E402
 from dominolog.reducer import MatchReport, verify_match  # noqa: E402
 from dominolog.simulate import Policy, hide_match, simulate_match  # noqa: E402
 from dominolog.state import HandState, MatchState  # noqa: E402
+from replays import build_39, build_double_bergen  # noqa: E402
 from tests.ghost13_scenarios import HIGH, LOW, PUPPET_ANA, PUPPET_BEN, PUPPET_PLAYS, direct_hand  # noqa: E402
 
 OUT = ROOT / "replays"
@@ -251,6 +252,9 @@ def main() -> None:
         ],
     )
     write("double-draw-disputed.jsonl", [dd_disputed()])
+    for module in (build_39, build_double_bergen):
+        for name, matches in module.replays().items():
+            write(name, matches)
 
 
 if __name__ == "__main__":
