@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dominolog.layouts.grid import GridLayout
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer import MatchReducer
 from dominolog.state import HandState, MatchState
@@ -48,6 +49,21 @@ def _wrap_tiles(text: str, width: int, indent: str) -> list[str]:
     return out
 
 
+def _grid_lines(state: MatchState, hand: HandState, layout: GridLayout) -> list[str]:
+    """A 2-D table: its picture, the open ends by name, and what the variant keeps (suit, scores)."""
+    n = len(layout.on_board)
+    lines = [f"  table, {n} tile{'s' * (n != 1)}:"]
+    lines.extend("    " + row for row in layout.render().splitlines())
+    ends = ", ".join(f"{name} {v}" for name, v in layout.ends().items())
+    lines.append(f"  open ends: {ends or '(none)'}")
+    preferred = hand.extra.get("preferred")
+    if preferred:
+        lines.append(f"  preferred suit: {preferred}")
+    if any(hand.points.values()):
+        lines.append("  points this hand: " + ", ".join(f"{p} {v}" for p, v in hand.points.items()))
+    return lines
+
+
 def _hand_lines(state: MatchState, hand: HandState, width: int) -> list[str]:
     lines = [f"Hand {hand.number}: leader {hand.leader}" + (f", dealer {hand.dealer}" if hand.dealer else "")]
     if hand.start_tile is not None:
@@ -57,10 +73,13 @@ def _hand_lines(state: MatchState, hand: HandState, width: int) -> list[str]:
     else:
         lines.append(f"  turn: {hand.turn}")
     layout = hand.layout
-    ends = layout.ends()
-    end_text = f"  (left {ends['left']}, right {ends['right']})" if ends else ""
-    lines.append(f"  table, {len(layout.on_board)} tiles{end_text}:")
-    lines.extend(_wrap_tiles(layout.render(), width, "    "))
+    if isinstance(layout, GridLayout):
+        lines.extend(_grid_lines(state, hand, layout))
+    else:
+        ends = layout.ends()
+        end_text = f"  (left {ends['left']}, right {ends['right']})" if ends else ""
+        lines.append(f"  table, {len(layout.on_board)} tiles{end_text}:")
+        lines.extend(_wrap_tiles(layout.render(), width, "    "))
     for p in state.players:
         h = hand.holdings[p]
         tiles = " ".join(str(t) for t in sorted(h.known))

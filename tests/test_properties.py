@@ -36,7 +36,12 @@ CONFIGS: list[tuple[str, tuple[str, ...], dict[str, Any] | None]] = [
     ("double-draw", ("Ana", "Ben", "Cleo"), None),
     ("double-draw", ("Ana", "Ben", "Cleo", "Dev"), None),
     ("double-draw", ("Ana", "Ben", "Cleo", "Dev"), {"partners": True}),
+    ("39", PLAYERS, None),
+    ("double-bergen", PLAYERS, None),
+    ("double-bergen", ("Ana", "Ben", "Cleo"), None),
+    ("double-bergen", ("Ana", "Ben", "Cleo", "Dev"), {"reserve": 2}),
 ]
+SPINNER_CONFIGS = [c for c in CONFIGS if c[0] in ("39", "double-bergen")]
 GHOST13 = CONFIGS[0]
 configs = st.sampled_from(CONFIGS)
 TILE_TEXTS = [f"{a}-{b}" for a in range(7) for b in range(7)]  # both ways round
@@ -101,6 +106,81 @@ def test_the_28_tiles_are_conserved_at_every_event(seed: int, index: int, hidden
         assert len(hand.layout.on_board) + held == len(DOUBLE_SIX), f"seq {rec.seq}"
     assert open_at > 0
     assert reducer.report().valid
+
+
+# -- the 2-D table ------------------------------------------------------------------------------
+
+
+def _anchor(rect: tuple[int, int, int, int], kind: str, d: str) -> tuple[int, int]:
+    """Where a side of a tile lying at ``rect`` is: the middle of the edge a new tile would join
+    (the first tile's E and W sides are beside its north and south halves)."""
+    x0, y0, x1, y1 = rect
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    if kind == "first" and d in ("E", "W"):
+        return (x1, cy + 1) if d == "E" else (x0, cy - 1)
+    return {"N": (cx, y1), "S": (cx, y0), "E": (x1, cy), "W": (x0, cy)}[d]
+
+
+def _brute_open_ends(layout: Any) -> dict[str, int]:
+    """The open ends worked out again from where the tiles lie: every side a tile's shape gives it
+    (the first tile four; a crosswise doublet its side straight on, and two more when doublets spin;
+    a singlet its far end), less the sides a tile lies against, centred, with a matching half."""
+    from dominolog.layouts.grid import PERPENDICULAR, VECTORS
+
+    out: dict[str, int] = {}
+    for tile in layout.order:
+        p = layout.placed[tile]
+        if p.kind == "first":
+            a, b = p.halves
+            sides = {"N": a, "E": a, "S": b, "W": b}
+        elif p.kind == "cross":
+            sides = {p.dir: tile.lo}
+            if layout.spinning_doubles:
+                sides.update({q: tile.lo for q in PERPENDICULAR[p.dir]})
+        else:
+            dx, dy = VECTORS[p.dir]
+            far = p.halves[1] if (dx > 0 or dy < 0) else p.halves[0]  # halves are north/west first
+            sides = {p.dir: far}
+        for d, v in sides.items():
+            ax, ay = _anchor(p.rect, p.kind, d)
+            dx, dy = VECTORS[d]
+            played_on = False
+            for q in layout.placed.values():
+                if q.parent is not tile:
+                    continue
+                qx0, qy0, qx1, qy1 = q.rect
+                near = {"N": qy0 == ay, "S": qy1 == ay, "E": qx0 == ax, "W": qx1 == ax}[d]
+                centred = (qx0 + qx1) == 2 * ax if dy else (qy0 + qy1) == 2 * ay
+                if near and centred and q.tile.has(v):
+                    played_on = True
+            if not played_on:
+                out[f"{tile}:{d}"] = v
+    return out
+
+
+@PROPS
+@given(seed=seeds, index=indexes, config=st.sampled_from(SPINNER_CONFIGS), hidden=st.booleans())
+def test_tiles_never_overlap_and_open_ends_follow_from_the_positions(
+    seed: int, index: int, config: Any, hidden: bool
+) -> None:
+    from dominolog.layouts.grid import overlap
+
+    events = match_events(seed, index, hidden, config)
+    (log,) = iter_matches("sim.jsonl", to_bytes(events))
+    reducer = MatchReducer(log.source, log.line)
+    checked = 0
+    for rec in log.records:
+        reducer.feed(rec)
+        hand = reducer.state.hand if reducer.state is not None else None
+        if hand is None or rec.event is None or rec.event.type != "play":
+            continue
+        layout = hand.layout
+        rects = [p.rect for p in layout.placed.values()]
+        for i, a in enumerate(rects):
+            assert not any(overlap(a, b) for b in rects[i + 1 :]), f"seq {rec.seq}: tiles overlap"
+        assert layout.ends() == _brute_open_ends(layout), f"seq {rec.seq}"
+        checked += 1
+    assert checked > 0 and reducer.report().valid
 
 
 # -- prefixes -------------------------------------------------------------------------------------
@@ -181,6 +261,16 @@ def test_simulated_matches_verify_clean_and_their_claims_are_the_rules(seed: int
             next(p for p in players if r.totals[p] == low) if list(r.totals.values()).count(low) == 1 else None
         )
         assert all(not Tile.parse(e["start_tile"]).is_double for e in deals)
+    elif variant == "39":
+        # T1: five hands, the higher total wins
+        assert len(r.hands) == 5
+        best = max(r.totals.values())
+        top = [p for p in players if r.totals[p] == best]
+        assert r.winner == (top[0] if len(top) == 1 else None)
+    elif variant == "double-bergen":
+        # D8: the match ends the moment someone reaches the target; D2: the lead rotates
+        assert max(r.totals.values()) >= 100 > max(before_last.values())
+        assert leaders[1:] == [players[(players.index(x) + 1) % len(players)] for x in leaders[:-1]]
     else:
         # E2: the player after the dealer leads and deals the next hand; E7: the target ends the match
         target = 100 if len(players) == 2 or options else 61
@@ -233,7 +323,7 @@ def _edited(key: str, value: Any, draw: Any, players: tuple[str, ...]) -> Any:
         return draw(st.sampled_from([t for t in TILE_TEXTS if t != value]), label="tile")
     if key == "winner" and isinstance(value, list):
         return list(reversed(value))
-    if key == "dealer":
+    if key in ("dealer", "chooser"):
         return other[value]
     if key == "options":
         return {**value, "target": 7}

@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from dominolog.cli import export as export_cmd
 from dominolog.cli import schema as schema_cmd
 from dominolog.cli import show as show_cmd
 from dominolog.cli import simulate as simulate_cmd
@@ -22,6 +23,7 @@ app = typer.Typer(
 app.command("verify")(verify_cmd.verify)
 app.command("simulate")(simulate_cmd.simulate)
 app.command("show")(show_cmd.show)
+app.command("export")(export_cmd.export)
 app.command("schema")(schema_cmd.schema)
 
 

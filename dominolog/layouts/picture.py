@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from dominolog.layouts.grid import VECTORS, GridLayout, Placed
+from dominolog.layouts.grid import VECTORS, GridLayout, Placed, Side
+from dominolog.layouts.line import LineLayout
 
 COLS, ROWS = 3, 1  # terminal cells per layout unit (a half-tile is 2 x 2 units)
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
@@ -114,6 +115,11 @@ def svg_picture(layout: GridLayout, title: str = "", note: str = "") -> str:
     head = 40 if title else 0
     foot = 24 if note else 0
     w, h = (bx1 - bx0) * SCALE, (by1 - by0) * SCALE + head + foot
+    wide = max(len(title) * 9, len(note) * 7) + 24  # room for the captions
+    if wide > w:
+        bx0 -= (wide - w) // (2 * SCALE) + 1
+        bx1 += (wide - w) // (2 * SCALE) + 1
+        w = (bx1 - bx0) * SCALE
 
     def px(x: float) -> float:
         return round((x - bx0) * SCALE, 1)
@@ -163,3 +169,20 @@ def svg_picture(layout: GridLayout, title: str = "", note: str = "") -> str:
         )
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def line_as_grid(line: LineLayout) -> GridLayout:
+    """A line game's table as a 2-D layout: one row of tiles, west to east, its two ends open."""
+    grid = GridLayout(spinning_doubles=False)
+    x = 0
+    for a, b in line.chain:
+        from dominolog.tiles import Tile
+
+        tile = Tile(a, b)
+        grid._add(Placed(tile, (x, -1, x + 4, 1), (a, b), True, "single", None, None, None))
+        x += 4
+    if grid.order and line.left is not None and line.right is not None:
+        first, last = grid.order[0], grid.order[-1]
+        grid.sides[(first, "W")] = Side(first, "W", line.left, (0, 0), False, False)
+        grid.sides[(last, "E")] = Side(last, "E", line.right, (x, 0), False, False)
+    return grid
