@@ -465,3 +465,67 @@ def test_schema_into_a_file_is_a_clear_error(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith(f"dominolog: {blocker}: cannot write: ")
     no_traceback(result)
+
+
+# -- export ------------------------------------------------------------------------------------------------
+
+
+def _spinner_match(tmp_path: Path) -> tuple[Path, int]:
+    events = simulate_match("double-bergen", 3, 0, ["Ana", "Ben", "Cleo", "Dev"])
+    path = write(tmp_path / "db.jsonl", events)
+    return path, 24
+
+
+def test_export_svg_draws_every_tile_and_open_end(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from dominolog.log.reader import iter_matches
+    from dominolog.reducer import reduce_match
+
+    path, seq = _spinner_match(tmp_path)
+    out = tmp_path / "table.svg"
+    result = invoke("export", str(path), "--at", str(seq), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    root = ET.fromstring(out.read_text())
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    tiles = {g.get("data-tile") for g in root.iterfind(".//s:g[@class='tile']", ns)}
+    ends = {g.get("data-end"): int(g.get("data-value") or -1) for g in root.iterfind(".//s:g[@class='open-end']", ns)}
+    (log,) = iter_matches(path)
+    hand = reduce_match(log, seq).state.hand
+    assert tiles == {str(t) for t in hand.layout.on_board} and len(tiles) == 16
+    assert ends == hand.layout.ends()
+    pips = root.findall(".//s:circle[@class='pip']", ns)
+    assert len(pips) == sum(t.pips for t in hand.layout.on_board)
+
+
+def test_export_text_is_the_picture_show_prints(tmp_path: Path) -> None:
+    path, seq = _spinner_match(tmp_path)
+    text = invoke("export", str(path), "--at", str(seq), "--format", "text")
+    assert text.exit_code == 0
+    shown = invoke("show", str(path), "--at", str(seq)).stdout
+    assert all(f"    {row}".rstrip() in shown for row in text.stdout.splitlines())
+    assert "┌" in text.stdout and "→6" in text.stdout
+
+
+def test_export_a_line_game_draws_one_row(tmp_path: Path) -> None:
+    path = write(tmp_path / "m.jsonl", WON_BY_BEN)
+    result = invoke("export", str(path), "--at", "7", "--format", "text")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0].startswith("←0 ┌──0──┬─1──┐┌──1──┬─6──┐")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--at", "1"], "no hand is open at seq 1 of match 1"),
+        (["--at", "999"], "there is no seq 999"),
+        (["--match", "2"], "there is no match 2"),
+        (["--format", "png"], "Invalid value for '--format'"),
+    ],
+)
+def test_export_errors_are_clear(tmp_path: Path, args: list[str], message: str) -> None:
+    path = write(tmp_path / "m.jsonl", WON_BY_BEN)
+    result = invoke("export", str(path), *args)
+    assert result.exit_code == 2
+    assert message in result.stderr or message in result.output
+    no_traceback(result)
