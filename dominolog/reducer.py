@@ -108,6 +108,20 @@ class _QuietCtx:
         pass
 
 
+def record_canon(rec: Record) -> bytes:
+    """What a record contributes to the hash chain: its canonical form (FORMAT.md), or for a line
+    that is not a JSON object, its value's canonical JSON or the line's own bytes (docs/format.md 8.2)."""
+    obj = rec.obj
+    try:
+        if obj is not None:
+            return canonical_bytes(obj, fast=rec.event is not None and rec.event.type != "match_start")
+        if rec.is_json:
+            return canonical_bytes({"": rec.value})[4:-1]
+    except RecursionError:  # nested too deep to re-encode: fingerprint the line as read
+        pass
+    return rec.data
+
+
 def _same_winner(claim: WinnerValue, actual: WinnerValue) -> bool:
     if isinstance(claim, list) and isinstance(actual, list):
         return sorted(claim) == sorted(actual)
@@ -199,15 +213,7 @@ class MatchReducer:
 
     def _chain(self, rec: Record) -> None:
         obj = rec.obj
-        try:
-            if obj is not None:
-                canon = canonical_bytes(obj, fast=rec.event is not None and rec.event.type != "match_start")
-            elif rec.is_json:
-                canon = canonical_bytes({"": rec.value})[4:-1]
-            else:
-                canon = rec.data
-        except RecursionError:  # nested too deep to re-encode: fingerprint the line as read
-            canon = rec.data
+        canon = record_canon(rec)
         prev_head = self._head
         self._head = chain_hash_bytes(prev_head, canon)
         if obj is None:

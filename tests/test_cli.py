@@ -101,7 +101,7 @@ def test_verify_a_missing_path_exits_2_with_a_message(tmp_path: Path) -> None:
 def test_verify_without_arguments_is_a_usage_error() -> None:
     result = invoke("verify")
     assert result.exit_code == 2
-    assert "Missing argument" in result.output
+    assert "give log files or folders to verify, or --db PATH for the store" in result.stderr
     no_traceback(result)
 
 

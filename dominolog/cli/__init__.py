@@ -11,6 +11,7 @@ from dominolog.cli import export as export_cmd
 from dominolog.cli import schema as schema_cmd
 from dominolog.cli import show as show_cmd
 from dominolog.cli import simulate as simulate_cmd
+from dominolog.cli import store as store_cmd
 from dominolog.cli import verify as verify_cmd
 
 app = typer.Typer(
@@ -24,6 +25,10 @@ app.command("verify")(verify_cmd.verify)
 app.command("simulate")(simulate_cmd.simulate)
 app.command("show")(show_cmd.show)
 app.command("export")(export_cmd.export)
+app.command("import")(store_cmd.import_)
+app.command("list")(store_cmd.list_)
+app.command("reindex")(store_cmd.reindex)
+app.command("record")(store_cmd.record)
 app.command("schema")(schema_cmd.schema)
 
 

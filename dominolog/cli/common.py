@@ -3,12 +3,33 @@
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
+from pathlib import Path
+from typing import Annotated, NoReturn
 
 import typer
+
+from dominolog.store import Store, StoreError, open_store
+
+DbOption = Annotated[
+    Path,
+    typer.Option(
+        "--db",
+        envvar="DOMINOLOG_DB",
+        help="The match store (a SQLite file); also DOMINOLOG_DB.",
+    ),
+]
+DEFAULT_DB = Path("dominolog.db")
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``dominolog: message`` on stderr and exit with ``code``."""
     sys.stderr.write(f"dominolog: {message}\n")
     raise typer.Exit(code)
+
+
+def store_or_fail(path: Path, create: bool = True) -> Store:
+    """Open the store, or exit 2 with the reason."""
+    try:
+        return open_store(path, create=create)
+    except StoreError as exc:
+        fail(str(exc))

@@ -1,67 +1,138 @@
-"""``dominolog export``: a picture of the table at an event (SVG, or the terminal's text picture)."""
+"""``dominolog export``: matches out of the store or out of log files, as logs, CSV, JSON or pictures."""
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import fail
+from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
+from dominolog.export import csv_rows, csv_text, scored_lines
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
-from dominolog.log.reader import PathError, iter_matches
-from dominolog.reducer import reduce_match
+from dominolog.log.reader import PathError, Record, iter_matches
+from dominolog.reducer import MatchReducer, MatchReport
+from dominolog.store import Store
+from dominolog.verify import verify_document
 
 
 class Format(StrEnum):
+    jsonl = "jsonl"
+    csv = "csv"
+    json = "json"
     svg = "svg"
     text = "text"
 
 
-def export(
-    file: Annotated[Path, typer.Argument(help="A log file (JSON Lines).", show_default=False)],
-    at: Annotated[
-        int | None, typer.Option("--at", min=1, help="The table after this event (seq); default: the last.")
-    ] = None,
-    match: Annotated[int, typer.Option("--match", min=1, help="Which match of the file (1 = the first).")] = 1,
-    fmt: Annotated[Format, typer.Option("--format", help="svg: an SVG image; text: box characters.")] = Format.svg,
-    out: Annotated[Path | None, typer.Option(help="Write to this file instead of standard output.")] = None,
-) -> None:
-    """Draw the table of a hand at an event: every tile where it lies, with its pips, and the open ends."""
-    if not file.is_file():
-        fail(f"{file}: no such file")
+def _from_files(target: Path) -> list[tuple[str, list[Record]]]:
     try:
-        logs = list(iter_matches(file))
+        logs = list(iter_matches(target))
     except PathError as exc:
         fail(str(exc))
-    if not logs:
-        fail(f"{file}: no events in the file")
-    if match > len(logs):
-        fail(f"{file}: there is no match {match} (the file holds {len(logs)})")
-    log = logs[match - 1]
-    last = log.records[-1].seq
+    return [(f"{target}:{log.line}", log.records) for log in logs]
+
+
+def _gather(targets: list[str], every: bool, db: Path) -> tuple[list[tuple[str, list[Record]]], Store | None]:
+    """(name, records) of each match asked for: files as they are, match ids from the store."""
+    out: list[tuple[str, list[Record]]] = []
+    ids = [t for t in targets if not Path(t).is_file()]
+    store = store_or_fail(db, create=False) if ids or every else None
+    for t in targets:
+        if Path(t).is_file():
+            out += _from_files(Path(t))
+    if store is not None:
+        known = store.match_ids()
+        for mid in ids:
+            if mid not in known:
+                fail(f"{mid}: no such file, and no such match in {db}")
+        for mid in known if every else ids:
+            out.append((mid, [rec for rec, _ in store.records(mid)]))
+    return out, store
+
+
+def _report(name: str, records: list[Record]) -> MatchReport:
+    reducer = MatchReducer(name, 1)
+    for rec in records:
+        reducer.feed(rec)
+    return reducer.report()
+
+
+def export(
+    targets: Annotated[
+        list[str] | None,
+        typer.Argument(help="Log files, or ids of matches in the store.", show_default=False),
+    ] = None,
+    every: Annotated[bool, typer.Option("--all", help="Every match in the store.")] = False,
+    fmt: Annotated[
+        Format,
+        typer.Option(
+            "--format",
+            help="jsonl: the log as stored, byte for byte; csv: one row per hand; json: the verify document; "
+            "svg or text: a picture of the table at --at.",
+        ),
+    ] = Format.jsonl,
+    scored: Annotated[
+        bool, typer.Option("--scored", help="jsonl: hand_end and match_end claim what the rules give.")
+    ] = False,
+    at: Annotated[
+        int | None, typer.Option("--at", min=1, help="svg/text: the table after this event (seq); default: the last.")
+    ] = None,
+    match: Annotated[int, typer.Option("--match", min=1, help="svg/text: which match of a file (1 = the first).")] = 1,
+    db: DbOption = DEFAULT_DB,
+    out: Annotated[Path | None, typer.Option(help="Write to this file instead of standard output.")] = None,
+) -> None:
+    """Export matches from the store (ids, or --all) or from log files."""
+    targets = targets or []
+    if not targets and not every:
+        fail("give log files or match ids, or --all for every match in the store")
+    matches, store = _gather(targets, every, db)
+    if fmt in (Format.svg, Format.text):
+        pick = match - 1 if len(targets) == 1 and Path(targets[0]).is_file() else 0
+        if len(matches) == 0 or pick >= len(matches):
+            fail(f"{targets[0] if targets else db}: there is no match {match} (it holds {len(matches)})")
+        data = _picture(*matches[pick], at, fmt)
+    elif fmt is Format.jsonl:
+        lines: list[bytes] = []
+        for _, records in matches:
+            lines += list(scored_lines(records)) if scored else [r.data for r in records]
+        data = b"".join(line + b"\n" for line in lines)
+    elif fmt is Format.csv:
+        data = csv_text(row for name, records in matches for row in csv_rows(name, _report(name, records))).encode()
+    else:
+        document = verify_document(_report(name, records) for name, records in matches)
+        data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
+    if store is not None:
+        store.close()
+    if out is None:
+        typer.echo(data.decode("utf-8", "replace"), nl=False)
+        return
+    try:
+        out.write_bytes(data)
+    except OSError as exc:
+        fail(f"{out}: cannot write: {exc.strerror or exc}")
+
+
+def _picture(name: str, records: list[Record], at: int | None, fmt: Format) -> bytes:
+    last = records[-1].seq if records else 0
     if at is not None and at > last:
-        fail(f"{file}: match {match} has {last} events; there is no seq {at}")
+        fail(f"{name}: the match has {last} events; there is no seq {at}")
     seq = at if at is not None else last
-    reducer = reduce_match(log, seq)
+    reducer = MatchReducer(name, 1)
+    for rec in records:
+        if rec.seq > seq:
+            break
+        reducer.feed(rec)
     state = reducer.state
     hand = state.hand if state is not None else None
     if state is None or hand is None:
-        fail(f"{file}: no hand is open at seq {seq} of match {match} (between hands, or the match is over)")
+        fail(f"{name}: no hand is open at seq {seq} (between hands, or the match is over)")
     layout = hand.layout
     grid = layout if isinstance(layout, GridLayout) else line_as_grid(layout)
     if fmt is Format.text:
-        text = text_picture(grid) + "\n"
-    else:
-        title = f"{state.variant}: {' vs '.join(state.players)}, hand {hand.number}, after seq {seq}"
-        ends = ", ".join(f"{s.name} {s.value}" for s in grid.open_sides()) if isinstance(layout, GridLayout) else ""
-        text = svg_picture(grid, title, f"open ends: {ends}" if ends else "")
-    if out is None:
-        typer.echo(text, nl=False)
-        return
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail(f"{out}: cannot write: {exc.strerror or exc}")
+        return (text_picture(grid) + "\n").encode()
+    title = f"{state.variant}: {' vs '.join(state.players)}, hand {hand.number}, after seq {seq}"
+    ends = ", ".join(f"{s.name} {s.value}" for s in grid.open_sides()) if isinstance(layout, GridLayout) else ""
+    return svg_picture(grid, title, f"open ends: {ends}" if ends else "").encode()

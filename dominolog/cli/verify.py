@@ -8,22 +8,40 @@ from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import fail
+from dominolog.cli.common import fail, store_or_fail
 from dominolog.log.reader import PathError
 from dominolog.verify import batch_gc, report_lines, verify_document, verify_paths
 
 
 def verify(
     paths: Annotated[
-        list[Path],
-        typer.Argument(help="Log files (JSON Lines) or folders (every *.jsonl in them).", show_default=False),
-    ],
+        list[str] | None,
+        typer.Argument(
+            help="Log files (JSON Lines) or folders (every *.jsonl in them); with --db, match ids (none: all).",
+            show_default=False,
+        ),
+    ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="Verify matches stored in this database instead of files (also each row's hash)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document (FORMAT.md's shape).")] = False,
 ) -> None:
     """Check every match: rules, scores, seq and hash chain. Exit 0 all valid, 1 any violation, 2 usage error."""
+    if db is None and not paths:
+        fail("give log files or folders to verify, or --db PATH for the store")
     try:
         with batch_gc():
-            reports = list(verify_paths(paths))
+            if db is not None:
+                with store_or_fail(db, create=False) as store:
+                    known = store.match_ids()
+                    wanted = paths or known
+                    missing = [m for m in wanted if m not in known]
+                    if missing:
+                        fail(f"{db}: no match {', '.join(missing)}")
+                    reports = [store.verify(m) for m in wanted]
+            else:
+                reports = list(verify_paths([Path(p) for p in paths or []]))
     except PathError as exc:
         fail(str(exc), 2)
     if as_json:

@@ -16,7 +16,7 @@ from dominolog.layouts.grid import GridLayout, Side
 from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants.base import Ctx, VariantError
-from dominolog.variants.judges import judge_holds
+from dominolog.variants.judges import judge_holds, judge_not
 from dominolog.variants.spinner import GridVariant
 
 DOUBLES = frozenset(t for t in DOUBLE_SIX if t.is_double)
@@ -76,6 +76,7 @@ class DoubleBergen(GridVariant):
 
     def finish_deal(self, match: MatchState, hand: HandState, deal: Deal, ctx: Ctx) -> None:
         hand.extra.update(opening_passes=0, drawn_double=None, open_draw=None)
+        self._check_block(hand, ctx.seq)  # D7: no double dealt and none to draw
 
     def drawable(self, hand: HandState) -> int:  # D1: the reserve is never drawn
         return max(0, hand.boneyard.count - self.options["reserve"])
@@ -159,31 +160,35 @@ class DoubleBergen(GridVariant):
                 hand.extra["drawn_double"] = tile
             else:
                 hand.turn = match.next_player(player)
-        else:
-            self._check_block(hand, ctx.seq)
+        self._check_block(hand, ctx.seq)
 
     def on_pass(self, match: MatchState, hand: HandState, ev: Pass, ctx: Ctx) -> None:
         player = ev.player
         self._take_turn(match, hand, player)
         self.check_turn(match, hand, player, ctx)
-        verdict = self.check_hand(
-            hand, player, ctx, "renege", self.has_play(hand), f"{player} passes while holding a legal play"
-        )
+        judge = self.has_play(hand)
+        verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes while holding a legal play")
         opening = hand.layout.empty
         if verdict is not True and self.drawable(hand) and (not opening or self._opening_draws(hand)):
-            ctx.violation("illegal", f"{player} passes with tiles left to draw: must draw (D5)")
+            message = f"{player} passes with tiles left to draw: must draw (D5)"
+            if verdict is False:
+                ctx.violation("illegal", message)
+            else:  # hidden: a renege or illegal, never both; the reveals decide
+                self.check_hand(hand, player, ctx, "illegal", judge_not(judge), message)
+        hand.extra["drawn_double"] = None  # the pass ends the turn (D3: a drawn double not set is a renege)
         hand.actions.append((ctx.seq, player, "pass"))
         hand.turn = match.next_player(player)
         if opening and not self._opening_draws(hand):
             hand.extra["opening_passes"] += 1
-            return
+            if self.drawable(hand):
+                return
         hand.consecutive_passes += 1
         if hand.consecutive_passes >= len(self.players):  # D7: hidden hands, a pass by every player in a row
             hand.over, hand.over_seq = "block", ctx.seq
 
     def _check_block(self, hand: HandState, seq: int) -> None:
         """D7: with full information, the hand ends the moment nobody can play or draw."""
-        if hand.over is not None or self.drawable(hand) or hand.layout.empty:
+        if hand.over is not None or self.drawable(hand):
             return
         if all(self.can_play(hand, p) is False for p in self.players):
             hand.over, hand.over_seq = "block", seq
@@ -200,7 +205,7 @@ class DoubleBergen(GridVariant):
     def may_be_over(self, hand: HandState) -> bool | None:
         if hand.over is not None:
             return True
-        if self.drawable(hand) or hand.layout.empty:
+        if self.drawable(hand):
             return False
         verdicts = [self.can_play(hand, p) for p in self.players]
         if any(v is True for v in verdicts):

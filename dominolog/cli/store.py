@@ -1,0 +1,157 @@
+"""The store commands: ``import``, ``list``, ``reindex``, ``record``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
+from dominolog.log.reader import MatchLog, PathError, expand_paths, iter_matches
+from dominolog.store import ConflictError, ImportResult, StoreError
+from dominolog.verify import batch_gc
+
+
+def import_(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Log files (JSON Lines) or folders (every *.jsonl).", show_default=False)
+    ],
+    db: DbOption = DEFAULT_DB,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, only the summary.")] = False,
+) -> None:
+    """Store every match of the files, each in one transaction. Matches already stored are skipped;
+    matches with violations are stored too (the log is what happened at the table) and marked invalid."""
+    try:
+        files = list(expand_paths(paths))
+    except PathError as exc:
+        fail(str(exc))
+    store = store_or_fail(db)
+    results: list[ImportResult] = []
+    total_bytes = sum(f.stat().st_size for f in files)
+    show = not quiet and sys.stderr.isatty()
+    start = time.perf_counter()
+    with store, batch_gc():
+        if show:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
+
+            progress = Progress(
+                TextColumn("importing"), BarColumn(), TransferSpeedColumn(), TimeRemainingColumn(), transient=True
+            )
+            task = progress.add_task("import", total=total_bytes)
+            progress.start()
+        try:
+            for f in files:
+                logs = iter_matches(f)
+                if show:
+                    logs = _advancing(logs, lambda n: progress.advance(task, n))
+                try:
+                    results.extend(store.import_matches(logs))
+                except StoreError as exc:
+                    results.append(ImportResult(str(f), 0, None, "failed", reason=str(exc)))
+        finally:
+            if show:
+                progress.stop()
+    elapsed = time.perf_counter() - start
+    imported = [r for r in results if r.status == "imported"]
+    events = sum(r.events for r in imported)
+    for r in results:
+        if r.status != "imported":
+            typer.echo(f"{r.source}:{r.line}: {r.status}: {r.reason}")
+        elif not r.valid:
+            typer.echo(f"{r.source}:{r.line}: imported {r.match_id} (invalid: `dominolog verify --db` tells why)")
+    rate = f", {events / elapsed:,.0f} events/s" if elapsed > 0 and events else ""
+    typer.echo(
+        f"{len(imported)} imported ({sum(not r.valid for r in imported)} invalid), "
+        f"{sum(r.status == 'skipped' for r in results)} skipped, {sum(r.status == 'failed' for r in results)} failed; "
+        f"{events:,} events in {elapsed:.2f} s{rate} -> {db}"
+    )
+    if any(r.status == "failed" for r in results):
+        raise typer.Exit(1)
+
+
+def _advancing(logs: Iterator[MatchLog], advance: Callable[[int], object]) -> Iterator[MatchLog]:
+    """The matches of a file, moving the progress bar by each one's bytes as it is read."""
+    for log in logs:
+        advance(sum(len(r.data) + 1 for r in log.records))
+        yield log
+
+
+def list_(
+    db: DbOption = DEFAULT_DB,
+    variant: Annotated[str | None, typer.Option(help="Only this variant.")] = None,
+    player: Annotated[str | None, typer.Option(help="Only matches this player played.")] = None,
+    status: Annotated[
+        str | None, typer.Option(help="Only this status: complete, open (still being recorded) or invalid.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON document instead of a table.")] = False,
+) -> None:
+    """The stored matches: id, variant, players, status, hands, totals, winner."""
+    with store_or_fail(db, create=False) as store:
+        rows = store.list_matches(variant, player, status)
+    if as_json:
+        for r in rows:
+            for key in ("players", "meta", "totals", "winner"):
+                r[key] = json.loads(r[key]) if r[key] is not None else None
+        typer.echo(json.dumps({"matches": rows}, indent=2, ensure_ascii=False))
+        return
+    table = [("id", "variant", "players", "status", "hands", "totals", "winner")]
+    for r in rows:
+        totals = json.loads(r["totals"] or "{}")
+        winner = json.loads(r["winner"]) if r["winner"] else None
+        table.append(
+            (
+                r["id"],
+                r["variant"] or "?",
+                ", ".join(json.loads(r["players"] or "[]")),
+                r["status"],
+                str(r["hands"]),
+                ", ".join(f"{p} {v}" for p, v in totals.items()),
+                "+".join(winner) if isinstance(winner, list) else winner or "-",
+            )
+        )
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        typer.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    typer.echo(f"{len(rows)} match{'es' * (len(rows) != 1)}")
+
+
+def reindex(db: DbOption = DEFAULT_DB) -> None:
+    """Rebuild the projections (matches, hands) from the events alone."""
+    with store_or_fail(db, create=False) as store:
+        try:
+            n = store.reindex()
+        except StoreError as exc:
+            fail(str(exc))
+    typer.echo(f"reindexed {n} match{'es' * (n != 1)} from the events -> {db}")
+
+
+def record(
+    match_id: Annotated[str, typer.Argument(help="The match to append to (a new one starts with match_start).")],
+    event: Annotated[str, typer.Argument(help="The event as one JSON object ('-' reads one line from stdin).")],
+    db: DbOption = DEFAULT_DB,
+    seq: Annotated[
+        int | None,
+        typer.Option(min=1, help="The seq this event must get; refused if another writer took it (a conflict)."),
+    ] = None,
+) -> None:
+    """Append one event to a stored match (append-only: mistakes are fixed with an `undo` event).
+    Exit 4 when another writer took the seq first: nothing was written."""
+    text = sys.stdin.readline() if event == "-" else event
+    line = text.strip().encode("utf-8")
+    if not line:
+        fail("no event given")
+    with store_or_fail(db) as store:
+        try:
+            taken = store.append(match_id, line, seq)
+        except ConflictError as exc:
+            fail(f"conflict: {exc}", 4)
+        except StoreError as exc:
+            fail(str(exc))
+        report = store.verify(match_id)
+    problems = [v for v in report.violations if v.seq == taken]
+    typer.echo(f"{match_id}: seq {taken} stored" + "".join(f"; {v.code}: {v.message}" for v in problems))
