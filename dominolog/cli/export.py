@@ -67,13 +67,14 @@ def export(
     ] = None,
     every: Annotated[bool, typer.Option("--all", help="Every match in the store.")] = False,
     fmt: Annotated[
-        Format,
+        Format | None,
         typer.Option(
             "--format",
             help="jsonl: the log as stored, byte for byte; csv: one row per hand; json: the verify document; "
-            "svg or text: a picture of the table at --at.",
+            "svg or text: a picture of the table at --at. Default: svg with --at, else jsonl.",
+            show_default=False,
         ),
-    ] = Format.jsonl,
+    ] = None,
     scored: Annotated[
         bool, typer.Option("--scored", help="jsonl: hand_end and match_end claim what the rules give.")
     ] = False,
@@ -86,6 +87,8 @@ def export(
 ) -> None:
     """Export matches from the store (ids, or --all) or from log files."""
     targets = targets or []
+    if fmt is None:
+        fmt = Format.svg if at is not None else Format.jsonl
     if not targets and not every:
         fail("give log files or match ids, or --all for every match in the store")
     matches, store = _gather(targets, every, db)
