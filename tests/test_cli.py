@@ -517,7 +517,7 @@ def test_export_a_line_game_draws_one_row(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--at", "1"], "no hand is open at seq 1 of match 1"),
+        (["--at", "1"], "no hand is open at seq 1 (between hands"),
         (["--at", "999"], "there is no seq 999"),
         (["--match", "2"], "there is no match 2"),
         (["--format", "png"], "Invalid value for '--format'"),
