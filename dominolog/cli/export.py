@@ -81,7 +81,9 @@ def export(
     at: Annotated[
         int | None, typer.Option("--at", min=1, help="svg/text: the table after this event (seq); default: the last.")
     ] = None,
-    match: Annotated[int, typer.Option("--match", min=1, help="svg/text: which match of a file (1 = the first).")] = 1,
+    match: Annotated[
+        int | None, typer.Option("--match", min=1, help="Only this match of the file (1 = the first).")
+    ] = None,
     db: DbOption = DEFAULT_DB,
     out: Annotated[Path | None, typer.Option(help="Write to this file instead of standard output.")] = None,
 ) -> None:
@@ -92,11 +94,14 @@ def export(
     if not targets and not every:
         fail("give log files or match ids, or --all for every match in the store")
     matches, store = _gather(targets, every, db)
-    if fmt in (Format.svg, Format.text):
-        pick = match - 1 if len(targets) == 1 and Path(targets[0]).is_file() else 0
-        if len(matches) == 0 or pick >= len(matches):
+    if match is not None:
+        if match > len(matches):
             fail(f"{targets[0] if targets else db}: there is no match {match} (it holds {len(matches)})")
-        data = _picture(*matches[pick], at, fmt)
+        matches = [matches[match - 1]]
+    if fmt in (Format.svg, Format.text):
+        if not matches:
+            fail(f"{targets[0] if targets else db}: no match to draw")
+        data = _picture(*matches[0], at, fmt)
     elif fmt is Format.jsonl:
         lines: list[bytes] = []
         for _, records in matches:

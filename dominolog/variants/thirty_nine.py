@@ -17,6 +17,7 @@ from dominolog.layouts.grid import GridLayout, Placed
 from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import Tile
 from dominolog.variants.base import Ctx, VariantError
+from dominolog.variants.judges import judge_not
 from dominolog.variants.spinner import GridVariant
 
 HAND = 5  # T1, T9: a hand holds 5 tiles after each turn while the boneyard lasts
@@ -157,11 +158,17 @@ class ThirtyNine(GridVariant):
         hand.extra["declare"] = None
         player = ev.player
         self.check_turn(match, hand, player, ctx)
-        verdict = self.check_hand(
-            hand, player, ctx, "renege", self.has_play(hand), f"{player} passes while holding a legal play"
-        )
-        if hand.boneyard.count and verdict is not True:
-            ctx.violation("illegal", f"{player} passes with {hand.boneyard.count} tiles in the boneyard: must draw")
+        if hand.extra["refill"] and player == hand.turn:
+            # the player has played this turn: what is owed is the draw back up to 5, not a play
+            ctx.violation("illegal", f"{player} passes instead of drawing back up to {HAND}")
+        else:
+            judge = self.has_play(hand)
+            verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes while holding a legal play")
+            n = hand.boneyard.count
+            if n and verdict is not True:
+                # a renege or a pass that should have been a draw, never both (hidden: the reveals decide)
+                message = f"{player} passes while {n} tile{'s' * (n != 1)} remain in the boneyard: must draw"
+                self.check_hand(hand, player, ctx, "illegal", judge_not(judge), message)
         hand.actions.append((ctx.seq, player, "pass"))
         hand.consecutive_passes += 1
         hand.extra["refill"] = False
