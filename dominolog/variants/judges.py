@@ -11,7 +11,7 @@ the reveals give (:func:`dominolog.state.bounds_before`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from dominolog.state import Judge
 from dominolog.tiles import Tile
@@ -23,43 +23,35 @@ def _names(tiles: Iterable[Tile], limit: int = 4) -> str:
     return text + (", ..." if len(ts) > limit else "")
 
 
+def _judge_holding(select: Callable[[frozenset[Tile]], set[Tile]], verb: str, verbs: str, none: str) -> Judge:
+    """The hand holds one of the tiles ``select`` picks out of those it may hold."""
+
+    def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+        fitting = select(upper)
+        held = fitting & sure
+        if held:
+            return True, f"{_names(held)} {verbs if len(held) == 1 else verb}"
+        room = n - len(sure)
+        if not fitting or room <= 0:
+            return False, none
+        if len(upper - sure - fitting) < room:
+            return True, f"the hand must hold one of {_names(fitting)}, which {verb}"
+        return None, ""
+
+    return judge
+
+
 def judge_fit(values: tuple[int, ...]) -> Judge:
     """The hand holds a tile that fits one of the open ``values`` (any tile when there are none)."""
     mask = 0
     for v in values:
         mask |= 1 << v
-
-    def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
-        fitting = {t for t in upper if not mask or t.mask & mask}
-        held = fitting & sure
-        if held:
-            return True, f"{_names(held)} fit{'s' * (len(held) == 1)}"
-        room = n - len(sure)
-        if not fitting or room <= 0:
-            return False, "no tile fits"
-        if len(upper - sure - fitting) < room:
-            return True, f"the hand must hold one of {_names(fitting)}, which fit"
-        return None, ""
-
-    return judge
+    return _judge_holding(lambda upper: {t for t in upper if not mask or t.mask & mask}, "fit", "fits", "no tile fits")
 
 
 def judge_holds(tiles: frozenset[Tile]) -> Judge:
     """The hand holds one of ``tiles`` (e.g. the tiles that can be played somewhere on a 2-D table)."""
-
-    def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
-        fitting = upper & tiles
-        held = fitting & sure
-        if held:
-            return True, f"{_names(held)} can be played"
-        room = n - len(sure)
-        if not fitting or room <= 0:
-            return False, "no tile can be played"
-        if len(upper - sure - fitting) < room:
-            return True, f"the hand must hold one of {_names(fitting)}, which can be played"
-        return None, ""
-
-    return judge
+    return _judge_holding(lambda upper: set(upper & tiles), "can be played", "can be played", "no tile can be played")
 
 
 def _distinct_pair(a: set[Tile], b: set[Tile]) -> bool:
