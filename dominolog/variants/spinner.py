@@ -72,12 +72,13 @@ class GridVariant(Variant):
         allowed = self.allowed_sides(hand)
         places = layout.placements(tile, allowed)
         end = ev.end
+        problem = None
         if end is not None:
             side = layout.side(end)
             if side is None:
-                ctx.violation("illegal", f"{end!r} is not an open end of the table")
+                problem = f"{end!r} is not an open end of the table"
             elif not tile.has(side.value):
-                ctx.violation("illegal", f"{tile} does not match {side.name} (it shows {side.value})")
+                problem = f"{tile} does not match {side.name} (it shows {side.value})"
             else:
                 hit = layout.collides(layout.shape(tile, side)[0])
                 if hit is not None:
@@ -87,14 +88,15 @@ class GridVariant(Variant):
                     self.wrong_side(hand, side, ctx)
                 return side
         if not places:
-            if end is None:
+            if problem is None:
                 why = "fits no open end" if not any(tile.has(v) for v in layout.open_values()) else "has no room"
-                ctx.violation("illegal", f"{tile} {why}; not placed")
+                problem = f"{tile} {why}"
+            ctx.violation("illegal", f"{problem}; not placed")
             return None
-        if end is None and len(places) > 1:
+        if problem is not None:
+            ctx.violation("illegal", f"{problem}; placed on {places[0]}, where it fits")
+        elif len(places) > 1:
             ctx.violation("ambiguous", f"{tile} fits {', '.join(places)} and no end is given; taken as {places[0]}")
-        elif end is not None:
-            ctx.violation("illegal", f"{tile} placed on {places[0]}, where it fits")
         return layout.side(places[0])
 
     def wrong_side(self, hand: HandState, side: Side, ctx: Ctx) -> None:

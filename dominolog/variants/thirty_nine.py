@@ -167,7 +167,7 @@ class ThirtyNine(GridVariant):
             n = hand.boneyard.count
             if n and verdict is not True:
                 # a renege or a pass that should have been a draw, never both (hidden: the reveals decide)
-                message = f"{player} passes while {n} tile{'s' * (n != 1)} remain in the boneyard: must draw"
+                message = f"{player} passes while the boneyard still holds {n} tile{'s' * (n != 1)}: must draw"
                 self.check_hand(hand, player, ctx, "illegal", judge_not(judge), message)
         hand.actions.append((ctx.seq, player, "pass"))
         hand.consecutive_passes += 1
