@@ -44,8 +44,13 @@ class GridVariant(Variant):
         return layout.placements(tile, self.allowed_sides(hand))
 
     def playable(self, hand: HandState) -> frozenset[Tile]:
-        """Every tile not on the table that could be played somewhere now."""
-        return frozenset(t for t in DOUBLE_SIX if t not in hand.layout.on_board and self.places(hand, t))
+        """Every tile not on the table that could be played somewhere now (cached until the table changes)."""
+        layout: GridLayout = hand.layout
+        found = layout.cache.get("playable")
+        if found is None:
+            found = frozenset(t for t in DOUBLE_SIX if t not in layout.on_board and self.places(hand, t))
+            layout.cache["playable"] = found
+        return found  # type: ignore[return-value]
 
     def has_play(self, hand: HandState) -> Any:
         """The judge "holds a tile that can be played now"."""
@@ -70,7 +75,6 @@ class GridVariant(Variant):
                 return None
             return ""
         allowed = self.allowed_sides(hand)
-        places = layout.placements(tile, allowed)
         end = ev.end
         problem = None
         if end is not None:
@@ -87,6 +91,7 @@ class GridVariant(Variant):
                 if allowed is not None and side not in allowed:
                     self.wrong_side(hand, side, ctx)
                 return side
+        places = layout.placements(tile, allowed)
         if not places:
             if problem is None:
                 why = "fits no open end" if not any(tile.has(v) for v in layout.open_values()) else "has no room"
