@@ -21,10 +21,24 @@ def reports(name: str):
 
 def test_every_variant_file_is_there():
     names = sorted(p.name for p in REPLAYS.glob("*.jsonl"))
-    for variant in ("ghost13", "brettspielnetz", "double-draw"):
+    for variant in ("ghost13", "brettspielnetz", "double-draw", "double-bergen"):
         assert {f"{variant}-simulated.jsonl", f"{variant}-tabletop-hidden.jsonl", f"{variant}-disputed.jsonl"} <= set(
             names
         )
+    assert {"39-simulated.jsonl", "39-worked-example.jsonl", "39-disputed.jsonl"} <= set(names)
+
+
+def test_the_readme_quotes_what_verify_says_of_the_replays():
+    reports = list(verify_paths([REPLAYS]))
+    valid = sum(r.valid for r in reports)
+    summary = f"{len(reports)} matches: {valid} valid, {len(reports) - valid} invalid; "
+    readme = (REPLAYS.parent / "README.md").read_text(encoding="utf-8")
+    assert f"`{summary}... rules unverified (hidden tiles)`" in readme
+    for line in (
+        "replays/ghost13-disputed.jsonl:24: seq 24: renege: Ana passes while holding a legal play",
+        "replays/brettspielnetz-disputed.jsonl:120: seq 120: renege: Ben draws while holding a legal play",
+    ):
+        assert line in readme
 
 
 def test_the_files_are_what_build_py_writes(tmp_path, monkeypatch):
