@@ -256,3 +256,16 @@ def test_import_then_export_gives_identical_bytes_and_reindex_identical_rows(
         (log,) = iter_matches(path)
         stored = store.verify(result.match_id or "")
         assert stored.as_dict() | {"source": ""} == verify_match(log).as_dict() | {"source": ""}
+
+
+def test_record_onto_a_hashed_match_writes_seq_and_hash_and_the_match_stays_valid(filled: Path) -> None:
+    mid = "sim-ghost13-7-1"
+    with open_store(filled) as store:
+        n = len(store.records(mid))
+    note = invoke("record", mid, '{"type":"note","text":"checked by the arbiter"}', "--db", str(filled))
+    assert note.stdout == f"{mid}: seq {n + 1} stored\n"
+    with open_store(filled) as store:
+        last = json.loads(list(store.lines(mid))[-1])
+        assert last["seq"] == n + 1 and isinstance(last["hash"], str)
+        report = store.verify(mid)
+    assert report.valid and report.head == last["hash"]

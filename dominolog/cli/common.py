@@ -27,9 +27,15 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+#: the store the command opened (named if SQLite reports it damaged later: see dominolog.cli.main)
+OPENED: list[Path] = []
+
+
 def store_or_fail(path: Path, create: bool = True) -> Store:
     """Open the store, or exit 2 with the reason."""
     try:
-        return open_store(path, create=create)
+        store = open_store(path, create=create)
     except StoreError as exc:
         fail(str(exc))
+    OPENED.append(path)
+    return store

@@ -35,21 +35,41 @@ def _from_files(target: Path) -> list[tuple[str, list[Record]]]:
     return [(f"{target}:{log.line}", log.records) for log in logs]
 
 
-def _gather(targets: list[str], every: bool, db: Path) -> tuple[list[tuple[str, list[Record]]], Store | None]:
-    """(name, records) of each match asked for: files as they are, match ids from the store."""
-    out: list[tuple[str, list[Record]]] = []
+class _Match:
+    """A match to export: from a file (its records, read) or from the store (read when needed)."""
+
+    def __init__(self, name: str, records: list[Record] | None = None, store: Store | None = None) -> None:
+        self.name = name
+        self._records = records
+        self.store = store
+
+    @property
+    def records(self) -> list[Record]:
+        if self._records is None:
+            assert self.store is not None
+            self._records = [rec for rec, _ in self.store.records(self.name)]
+        return self._records
+
+    def lines(self) -> list[bytes]:
+        if self._records is None and self.store is not None:
+            return list(self.store.lines(self.name))  # as stored, without decoding them
+        return [r.data for r in self.records]
+
+
+def _gather(targets: list[str], every: bool, db: Path) -> tuple[list[_Match], Store | None]:
+    """The matches asked for: files as they are, match ids from the store."""
+    out: list[_Match] = []
     ids = [t for t in targets if not Path(t).is_file()]
     store = store_or_fail(db, create=False) if ids or every else None
     for t in targets:
         if Path(t).is_file():
-            out += _from_files(Path(t))
+            out += [_Match(name, records) for name, records in _from_files(Path(t))]
     if store is not None:
-        known = store.match_ids()
+        known = set(store.match_ids())
         for mid in ids:
             if mid not in known:
                 fail(f"{mid}: no such file, and no such match in {db}")
-        for mid in known if every else ids:
-            out.append((mid, [rec for rec, _ in store.records(mid)]))
+        out += [_Match(mid, store=store) for mid in (sorted(known) if every else ids)]
     return out, store
 
 
@@ -101,16 +121,16 @@ def export(
     if fmt in (Format.svg, Format.text):
         if not matches:
             fail(f"{targets[0] if targets else db}: no match to draw")
-        data = _picture(*matches[0], at, fmt)
+        data = _picture(matches[0].name, matches[0].records, at, fmt)
     elif fmt is Format.jsonl:
         lines: list[bytes] = []
-        for _, records in matches:
-            lines += list(scored_lines(records)) if scored else [r.data for r in records]
+        for m in matches:
+            lines += list(scored_lines(m.records)) if scored else m.lines()
         data = b"".join(line + b"\n" for line in lines)
     elif fmt is Format.csv:
-        data = csv_text(row for name, records in matches for row in csv_rows(name, _report(name, records))).encode()
+        data = csv_text(row for m in matches for row in csv_rows(m.name, _report(m.name, m.records))).encode()
     else:
-        document = verify_document(_report(name, records) for name, records in matches)
+        document = verify_document(_report(m.name, m.records) for m in matches)
         data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
     if store is not None:
         store.close()

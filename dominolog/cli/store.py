@@ -51,8 +51,10 @@ def import_(
                     logs = _advancing(logs, lambda n: progress.advance(task, n))
                 try:
                     results.extend(store.import_matches(logs))
-                except StoreError as exc:
-                    results.append(ImportResult(str(f), 0, None, "failed", reason=str(exc)))
+                except StoreError as exc:  # the store itself cannot be written (locked): stop here
+                    if show:
+                        progress.stop()
+                    fail(str(exc))
         finally:
             if show:
                 progress.stop()

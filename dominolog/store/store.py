@@ -26,6 +26,7 @@ import sqlite_utils
 
 from dominolog.log.hashchain import chain_hash_bytes
 from dominolog.log.reader import MatchLog, Record, decode_line
+from dominolog.log.writer import dump_line
 from dominolog.reducer import MatchReducer, MatchReport, record_canon
 from dominolog.state import Issue
 
@@ -306,7 +307,8 @@ class Store:
                 raise ConflictError(
                     f"match {match_id}: seq {want} is taken (the match has {seq - 1} events); nothing was written"
                 )
-            rec = decode_line(line.strip(), seq, seq)
+            line = self._like_the_match(match_id, line.strip(), seq, last[1] if last else "")
+            rec = decode_line(line, seq, seq)
             chain = chain_hash_bytes(last[1] if last else "", record_canon(rec))
             try:
                 self.conn.execute(
@@ -323,6 +325,32 @@ class Store:
                 self.conn.execute("ROLLBACK")
             raise
         return seq
+
+    def _like_the_match(self, match_id: str, line: bytes, seq: int, prev: str) -> bytes:
+        """An appended event written like the rest of its match: with its ``seq`` and its chain ``hash``
+        when the match's first event has them (so the match stays valid); other lines as given."""
+        first = self.conn.execute("SELECT json FROM events WHERE match_id = ? AND seq = 1", (match_id,)).fetchone()
+        rec = decode_line(line, seq, seq)
+        obj = rec.obj
+        if first is None or obj is None:
+            return line
+        try:
+            start = json.loads(first[0])
+        except ValueError:
+            return line
+        if not isinstance(start, dict):
+            return line
+        wants_seq = "seq" in start and "seq" not in obj
+        wants_hash = isinstance(start.get("hash"), str) and "hash" not in obj
+        if not wants_seq and not wants_hash:
+            return line
+        body = {k: v for k, v in obj.items()}
+        if wants_seq:
+            body["seq"] = seq
+        if wants_hash:
+            body.pop("hash", None)
+            body["hash"] = chain_hash_bytes(prev, record_canon(decode_line(dump_line(body).encode(), seq, seq)))
+        return dump_line(body).encode("utf-8")
 
     # -- projections -------------------------------------------------------------------
     def _project(self, match_id: str, report: MatchReport) -> None:
@@ -439,6 +467,16 @@ def open_store(path: Path | str, create: bool = True) -> Store:
 
 
 def _prepare(p: Path, conn: sqlite3.Connection) -> Store:
+    # Whose database is it? Asked before anything is changed (the journal mode is a change).
+    try:
+        found = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc):
+            raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
+        raise
+    if found and "dominolog_meta" not in found:
+        names = ", ".join(sorted(found)[:5])
+        raise StoreError(f"{p}: a database of another program (tables: {names}), not a dominolog store")
     start = time.monotonic()
     while True:
         try:

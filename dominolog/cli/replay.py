@@ -1,0 +1,74 @@
+"""``dominolog replay``: step through a match in the terminal (the Textual replay viewer)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dominolog.cli.common import fail
+from dominolog.log.reader import MatchLog, PathError, iter_matches
+from dominolog.store import StoreError, open_store
+
+
+def _from_file(file: Path, match: int) -> tuple[MatchLog, str]:
+    if not file.is_file():
+        fail(f"{file}: no such file")
+    try:
+        logs = list(iter_matches(file))
+    except PathError as exc:
+        fail(str(exc))
+    if not logs:
+        fail(f"{file}: no events in the file")
+    if match > len(logs):
+        fail(f"{file}: there is no match {match} (the file holds {len(logs)})")
+    title = file.name if len(logs) == 1 else f"{file.name} #{match}/{len(logs)}"
+    return logs[match - 1], title
+
+
+def _from_store(db: Path, match_id: str) -> tuple[MatchLog, str]:
+    try:
+        store = open_store(db, create=False)
+    except StoreError as exc:
+        fail(str(exc))
+    try:
+        with store:
+            if not store.has_match(match_id):
+                known = store.match_ids()
+                hint = f" (it holds {len(known)}: dominolog list --db {db})" if known else " (it is empty)"
+                fail(f"{db}: no match {match_id!r}{hint}")
+            records = [rec for rec, _ in store.records(match_id)]
+    except StoreError as exc:
+        fail(str(exc))
+    return MatchLog(f"{db}#{match_id}", 1, records), match_id
+
+
+def replay(
+    target: Annotated[
+        str,
+        typer.Argument(
+            help="A log file (JSON Lines); with --db, a match id of the store.",
+            show_default=False,
+            metavar="FILE|MATCH",
+        ),
+    ],
+    match: Annotated[int, typer.Option("--match", min=1, help="Which match of the file (1 = the first).")] = 1,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="Replay a match of this store (a SQLite file): TARGET is then its id."),
+    ] = None,
+    at: Annotated[int | None, typer.Option("--at", min=1, help="Open at this event (seq); default: the first.")] = None,
+) -> None:
+    """Step through a match in the terminal: the table, the hands, the scores and every event,
+    violations marked. Keys are shown at the bottom (? lists them all)."""
+    log, title = _from_store(db, target) if db is not None else _from_file(Path(target), match)
+    where = log.source if db is not None else f"{log.source}: match {match}"
+    if not log.records:
+        fail(f"{where}: the match has no events")
+    last = log.records[-1].seq
+    if at is not None and at > last:
+        fail(f"{where} has {last} events; there is no seq {at}")
+    from dominolog.tui.app import ReplayApp  # Textual is imported only when a replay is opened
+
+    ReplayApp(log, title, at).run()

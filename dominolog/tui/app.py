@@ -1,0 +1,38 @@
+"""The replay viewer's app: one match, shown by :class:`~dominolog.tui.screens.replay.ReplayScreen`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.screen import Screen
+
+from dominolog.log.reader import MatchLog
+from dominolog.tui.screens.replay import ReplayScreen
+from dominolog.tui.timeline import Timeline
+
+
+class ReplayApp(App[None]):
+    """Step through one match: ``ReplayApp(log)`` or ``ReplayApp(Timeline(log))``."""
+
+    CSS_PATH = "replay.tcss"
+    TITLE = "dominolog replay"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, match: MatchLog | Timeline, title: str = "", start_seq: int | None = None) -> None:
+        super().__init__()
+        self.timeline = match if isinstance(match, Timeline) else Timeline(match)
+        self.match_title = title or Path(self.timeline.log.source).name
+        self.sub_title = self.match_title
+        index = self.timeline.index_of(start_seq) if start_seq is not None else 0
+        self.start_index = index if index is not None else 0
+
+    def get_default_screen(self) -> Screen:
+        return ReplayScreen(self.timeline, self.match_title, self.start_index)
+
+    @property
+    def replay(self) -> ReplayScreen:
+        """The replay screen (also while the jump dialog is open)."""
+        screen = self.screen_stack[0]
+        assert isinstance(screen, ReplayScreen)
+        return screen

@@ -1,0 +1,3 @@
+"""The replay viewer's screens."""
+
+from __future__ import annotations

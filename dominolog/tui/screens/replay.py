@@ -1,0 +1,242 @@
+"""The replay screen: the table, the hands, the scores and the event list of one match, at one event."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, HelpPanel
+
+from dominolog.layouts.grid import GridLayout
+from dominolog.tiles import Tile
+from dominolog.tui.keys import bindings
+from dominolog.tui.screens.jump import JumpScreen
+from dominolog.tui.timeline import Frame, Timeline
+from dominolog.tui.widgets import EventDetail, EventList, HandsPanel, IssueBar, ScoresPanel, StatusBar, TableView
+
+
+def _played_tile(timeline: Timeline, index: int, frame: Frame) -> Tile | None:
+    """The tile the event at ``index`` put on the table, if it did."""
+    ev = timeline.records[index].event
+    hand = frame.hand
+    if ev is None or ev.type != "play" or hand is None:
+        return None
+    names = list(ev.tiles or []) if getattr(ev, "tiles", None) else [ev.tile]  # type: ignore[union-attr]
+    for name in names:
+        try:
+            tile = Tile.parse(str(name))
+        except ValueError:
+            continue
+        if tile in hand.layout.on_board:
+            return tile
+    return None
+
+
+class ReplayScreen(Screen[None]):
+    """One match, one event at a time. ``index`` is the event shown (0 = the first record)."""
+
+    BINDINGS = bindings()  # noqa: RUF012 - Textual's class-level table
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide"), (150, "-very-wide")]  # noqa: RUF012
+
+    def __init__(self, timeline: Timeline, title: str = "", start: int = 0) -> None:
+        super().__init__()
+        self.timeline = timeline
+        self.match_title = title
+        self.index = max(0, min(start, timeline.last))
+        self.show_legal = False
+        self.reveal = False
+
+    # -- layout -------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield TableView(id="table")
+                yield HandsPanel(id="hands")
+                yield EventDetail(id="detail")
+            with Vertical(id="right"):
+                yield EventList(id="events")
+                yield ScoresPanel(id="scores")
+        yield IssueBar(id="issues")
+        yield Footer(id="footer", compact=True)
+
+    def on_mount(self) -> None:
+        tl = self.timeline
+        state = tl.reducer.state
+        players = " vs ".join(tl.players) or "?"
+        table = self.query_one(TableView)
+        table.border_title = f"{state.variant}: {players}" if state else "the match could not be read"
+        events = self.query_one(EventList)
+        events.border_title = self.match_title or Path(tl.log.source).name
+        report = tl.report
+        events.border_subtitle = (
+            f"{len(report.violations)} ✗  {len(report.unverified)} ?" if report.violations or report.unverified else ""
+        )
+        self.query_one(HandsPanel).border_title = "hands"
+        self.query_one(ScoresPanel).border_title = "scores"
+        self.query_one(EventDetail).border_title = "event"
+        self.set_class(tl.variant is not None and isinstance(tl.variant.new_layout(), GridLayout), "-grid")
+        events.load(tl)
+        self.status = self.query_one(StatusBar)
+        self.table = table
+        self.hands = self.query_one(HandsPanel)
+        self.scores = self.query_one(ScoresPanel)
+        self.events = events
+        self.issues = self.query_one(IssueBar)
+        self.detail = self.query_one(EventDetail)
+        self.goto(self.index)
+
+    # -- moving -------------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        """The seq of the event shown."""
+        return self.timeline.seqs[self.index] if len(self.timeline) else 0
+
+    def goto(self, index: int) -> None:
+        """Show the state right after the event at ``index``."""
+        if not len(self.timeline):
+            return
+        self.index = max(0, min(index, self.timeline.last))
+        self.refresh_view()
+
+    def goto_seq(self, seq: int) -> bool:
+        index = self.timeline.index_of(seq)
+        if index is None:
+            return False
+        self.goto(index)
+        return True
+
+    def refresh_view(self) -> None:
+        tl, i = self.timeline, self.index
+        if not len(tl):
+            return
+        frame = tl.frame(i)
+        hand = frame.hand
+        mover, legal, before = tl.legal_here(i, self.reveal) if self.show_legal else (None, [], False)
+        later = tl.later(i).tiles if self.reveal else {}
+        self.status.show(self._status(frame, legal, mover if before else None))
+        self.table.show(hand, _played_tile(tl, i, frame), legal, self._hand_note(frame))
+        self.hands.show(
+            tl.players, hand, closed=frame.closed, legal=legal, mover=mover, later=later, reveal=self.reveal
+        )
+        results = tl.results[: frame.results]
+        running = dict(hand.points) if hand is not None and not frame.closed and any(hand.points.values()) else {}
+        self.scores.show(tl.players, results, frame.totals, running)
+        self.events.select(i)
+        self.issues.show(tl.marks_at(i))
+        self.detail.show(tl.records[i])
+
+    def _hand_note(self, frame: Frame) -> str:
+        hand = frame.hand
+        if hand is None:
+            return ""
+        if frame.closed:
+            result = self.timeline.results[frame.results - 1] if frame.results else None
+            if result is not None:
+                winner = result.winner if isinstance(result.winner, str) else " and ".join(result.winner or []) or "none"
+                return f"hand {result.number} over: {result.end}, winner {winner}"
+            return f"hand {hand.number} over"
+        if hand.over is not None:
+            return f"hand {hand.number}: {hand.over}"
+        return f"hand {hand.number}"
+
+    def _status(self, frame: Frame, legal: list[tuple[Tile, str]], before: str | None) -> list[Text | str]:
+        tl = self.timeline
+        row = tl.rows[self.index]
+        parts: list[Text | str] = [Text(f"seq {frame.seq}/{tl.seqs[-1]}", style="bold")]
+        what = f"{row.text.split(' ', 1)[0]} {row.player}".strip() if row.player else row.text.split(" ", 1)[0]
+        parts.append(Text(what, style="bold"))
+        hand = frame.hand
+        if hand is not None:
+            parts.append(f"hand {hand.number}/{len(tl.final_hands)}")
+            if frame.closed:
+                pass  # the table says how it ended
+            elif hand.over is not None:
+                parts.append(Text(f"over: {hand.over}", style="italic"))
+            elif hand.turn:
+                parts.append(Text(f"{hand.turn} to play", style="bold cyan"))
+            parts.append(f"boneyard {hand.boneyard.count}")
+            preferred = hand.extra.get("preferred")
+            if preferred:
+                parts.append(Text(f"preferred {preferred}", style="bold magenta"))
+        if frame.ended:
+            winner = frame.winner if isinstance(frame.winner, str) else " and ".join(frame.winner or []) or "none"
+            parts.append(Text(f"winner {winner}", style="bold green"))
+        if self.show_legal:
+            whose = f" ({before} had, before this)" if before else ""
+            parts.append(Text(f"legal {len(legal)}{whose}", style="green"))
+        if self.reveal:
+            parts.append(Text("revealed", style="magenta"))
+        return parts
+
+    # -- actions (keys: dominolog/tui/keys.py) -----------------------------------------------
+    def action_next_event(self) -> None:
+        self.goto(self.index + 1)
+
+    def action_previous_event(self) -> None:
+        self.goto(self.index - 1)
+
+    def action_next_hand(self) -> None:
+        self.goto(self.timeline.next_hand(self.index))
+
+    def action_previous_hand(self) -> None:
+        self.goto(self.timeline.previous_hand(self.index))
+
+    def action_first(self) -> None:
+        self.goto(0)
+
+    def action_last(self) -> None:
+        self.goto(self.timeline.last)
+
+    def action_next_violation(self) -> None:
+        index = self.timeline.next_violation(self.index)
+        if index is None:
+            self.notify("no violation after this event", timeout=2)
+            return
+        self.goto(index)
+
+    def action_previous_violation(self) -> None:
+        index = self.timeline.previous_violation(self.index)
+        if index is None:
+            self.notify("no violation before this event", timeout=2)
+            return
+        self.goto(index)
+
+    def action_toggle_legal(self) -> None:
+        self.show_legal = not self.show_legal
+        self.refresh_view()
+
+    def action_toggle_hidden(self) -> None:
+        self.reveal = not self.reveal
+        self.refresh_view()
+
+    def action_scroll_table(self, direction: str) -> None:
+        dx, dy = {"up": (0, -3), "down": (0, 3), "left": (-6, 0), "right": (6, 0)}.get(direction, (0, 0))
+        self.table.scroll_by(dx, dy)
+
+    def action_jump(self) -> None:
+        tl = self.timeline
+        if not len(tl):
+            return
+
+        def done(seq: int | None) -> None:
+            if seq is not None:
+                self.goto_seq(seq)
+
+        self.app.push_screen(JumpScreen(tl.seqs[0], tl.seqs[-1]), done)
+
+    def action_toggle_help(self) -> None:
+        """The panel of every key (also those the footer has no room for)."""
+        if self.query(HelpPanel):
+            self.app.action_hide_help_panel()
+        else:
+            self.app.action_show_help_panel()
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    def on_event_list_picked(self, message: EventList.Picked) -> None:
+        self.goto(message.index)

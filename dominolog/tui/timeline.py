@@ -1,0 +1,268 @@
+"""The replay model: the state of a match after any of its events, at once.
+
+The match is folded once, from its first event to its last. After every event
+the open hand is cloned (:meth:`HandState.clone`: the layout, the holdings,
+a few lists) into a :class:`Frame`, with the totals and how many hand results
+stand; so moving to any event is a list lookup, whatever the distance. A
+frame between two hands shows the hand just closed, as it was at its end.
+
+The model also keeps what the whole log says and no single event does: the
+final report (violations and unverified rules, each with its seq), and each
+hand's last state, from which "what the log only knows later" follows: the
+tiles a hidden hand held at an event, proved by the plays and the reveals
+(:func:`dominolog.state.bounds_before`).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from dominolog.log.reader import MatchLog, Record
+from dominolog.reducer import MatchReducer, MatchReport
+from dominolog.render import describe_record
+from dominolog.state import HandResult, HandState, Issue, WinnerValue, bounds_before
+from dominolog.tiles import Tile
+from dominolog.variants import Variant
+
+
+@dataclass(slots=True, frozen=True)
+class Frame:
+    """The state of the match right after the event at ``index`` (``seq``)."""
+
+    index: int
+    seq: int
+    #: the hand open after the event, or (``closed``) the hand that the event or an earlier one closed
+    hand: HandState | None
+    closed: bool
+    totals: dict[str, int]
+    #: how many hand results stand (a prefix of :attr:`Timeline.results`)
+    results: int
+    ended: bool
+    winner: WinnerValue
+
+
+@dataclass(slots=True, frozen=True)
+class Mark:
+    """A violation (``kind`` "violation") or an unverified rule ("unverified") at one event."""
+
+    kind: str
+    issue: Issue
+
+
+@dataclass(slots=True, frozen=True)
+class Row:
+    """One line of the event list."""
+
+    seq: int
+    player: str
+    text: str
+    points: str
+
+
+@dataclass(slots=True)
+class Later:
+    """What the log knows only later of a hidden hand at one event: tiles it surely held then."""
+
+    tiles: dict[str, frozenset[Tile]] = field(default_factory=dict)
+
+
+class Timeline:
+    """Every state of one match, indexed by event (0 = the first record)."""
+
+    def __init__(self, log: MatchLog) -> None:
+        self.log = log
+        self.records: list[Record] = list(log.records)
+        self.seqs = [r.seq for r in self.records]
+        self._index_of = {s: i for i, s in enumerate(self.seqs)}
+        reducer = MatchReducer(log.source, log.line)
+        reducer.orphan = log.orphan
+        frames: list[Frame] = []
+        #: each hand's last state (after its reveals, before the event that closed it), by hand number
+        self.final_hands: dict[int, HandState] = {}
+        self.deal_indexes: list[int] = []
+        last_open: HandState | None = None
+        shown: HandState | None = None
+        for i, rec in enumerate(self.records):
+            reducer.feed(rec)
+            state = reducer.state
+            hand = state.hand if state is not None else None
+            if last_open is not None and (hand is None or hand.number != last_open.number):
+                self.final_hands[last_open.number] = last_open
+                shown = last_open
+            if hand is not None and (last_open is None or hand.number != last_open.number):
+                self.deal_indexes.append(i)
+            last_open = hand.clone() if hand is not None else None
+            if state is None:
+                frames.append(Frame(i, rec.seq, None, False, {}, 0, False, None))
+                continue
+            frames.append(
+                Frame(
+                    i,
+                    rec.seq,
+                    last_open if last_open is not None else shown,
+                    last_open is None and shown is not None,
+                    dict(state.totals),
+                    len(state.results),
+                    state.ended,
+                    state.winner,
+                )
+            )
+        if last_open is not None:
+            self.final_hands[last_open.number] = last_open
+        self.frames = frames
+        self.reducer = reducer
+        self.variant: Variant | None = reducer.variant
+        self.players: list[str] = list(reducer.state.players) if reducer.state else []
+        self.results: list[HandResult] = list(reducer.state.results) if reducer.state else []
+        self.report: MatchReport = reducer.report()
+        marks: dict[int, list[Mark]] = defaultdict(list)
+        for v in self.report.violations:
+            marks[v.seq].append(Mark("violation", v))
+        for u in self.report.unverified:
+            marks[u.seq].append(Mark("unverified", u))
+        self.marks: dict[int, list[Mark]] = dict(marks)
+        #: indexes of the events with a violation, in order
+        self.violation_indexes = sorted(
+            {self._index_of[v.seq] for v in self.report.violations if v.seq in self._index_of}
+        )
+        self._later: dict[int, Later] = {}
+        self.rows = [self._row(i) for i in range(len(self.records))]
+
+    # -- navigation ------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.records)
+
+    @property
+    def last(self) -> int:
+        return len(self.records) - 1
+
+    def index_of(self, seq: int) -> int | None:
+        """The index of the event ``seq`` (None if the match has no such event)."""
+        return self._index_of.get(seq)
+
+    def frame(self, index: int) -> Frame:
+        return self.frames[index]
+
+    def next_hand(self, index: int) -> int:
+        """The next deal after ``index`` (or the last event)."""
+        k = bisect_right(self.deal_indexes, index)
+        return self.deal_indexes[k] if k < len(self.deal_indexes) else self.last
+
+    def previous_hand(self, index: int) -> int:
+        """The deal of the hand ``index`` is in, or of the hand before when ``index`` is that deal."""
+        k = bisect_right(self.deal_indexes, index) - 1
+        if k >= 0 and self.deal_indexes[k] == index:
+            k -= 1
+        return self.deal_indexes[k] if k >= 0 else 0
+
+    def next_violation(self, index: int) -> int | None:
+        k = bisect_right(self.violation_indexes, index)
+        return self.violation_indexes[k] if k < len(self.violation_indexes) else None
+
+    def previous_violation(self, index: int) -> int | None:
+        k = bisect_right(self.violation_indexes, index - 1) - 1
+        return self.violation_indexes[k] if k >= 0 else None
+
+    def marks_at(self, index: int) -> list[Mark]:
+        return self.marks.get(self.seqs[index], [])
+
+    # -- what the log knows later ------------------------------------------------
+    def later(self, index: int) -> Later:
+        """The tiles each hidden hand surely held after the event at ``index``, beyond what was known then."""
+        cached = self._later.get(index)
+        if cached is not None:
+            return cached
+        out = Later()
+        frame = self.frames[index]
+        hand = frame.hand
+        if hand is not None and not frame.closed:
+            final = self.final_hands.get(hand.number)
+            if final is not None and final is not hand:
+                for p, h in hand.holdings.items():
+                    if not h.unknown or p not in final.holdings:
+                        continue
+                    sure, _ = bounds_before(final, p, frame.seq + 1)
+                    extra = frozenset(sure - h.known - hand.layout.on_board)
+                    if extra:
+                        out.tiles[p] = frozenset(sorted(extra)[: h.unknown])
+        self._later[index] = out
+        return out
+
+    def legal(self, index: int, reveal: bool = False) -> list[tuple[Tile, str]]:
+        """The plays the player on move could make after the event at ``index``, from the tiles known
+        (with ``reveal``, also those the log knows only later). Double Draw's pair plays come as
+        their two tiles, on ``left`` and ``right``."""
+        frame = self.frames[index]
+        hand, variant = frame.hand, self.variant
+        if hand is None or frame.closed or hand.over is not None or variant is None or hand.turn is None:
+            return []
+        player = hand.turn
+        if player not in hand.holdings:
+            return []
+        extra = self.later(index).tiles.get(player) if reveal else None
+        if extra:
+            hand = hand.clone()
+            h = hand.holdings[player]
+            h.known |= extra
+            h.unknown -= len(extra)
+        try:
+            moves = list(variant.legal_placements(hand, player))
+            pairs = getattr(variant, "pair_plays", None)
+            if pairs is not None:
+                for a, b in pairs(hand, player):
+                    moves += [(a, "left"), (b, "right")]
+        except Exception:  # a half-read log may leave a state the rules cannot judge: show none
+            return []
+        return list(dict.fromkeys(moves))
+
+    def legal_here(self, index: int, reveal: bool = False) -> tuple[str | None, list[tuple[Tile, str]], bool]:
+        """The legal plays to show at the event ``index``: (player, plays, before).
+
+        At a pass, a draw or a block call (events that leave the table as it was), the plays the
+        acting player had just before it (``before`` is True): what an arbiter asks about a renege.
+        Elsewhere, the plays of the player on move after the event.
+        """
+        ev = self.records[index].event
+        if index > 0 and ev is not None and ev.type in ("pass", "draw", "block_call"):
+            before = self.frames[index - 1].hand
+            player = getattr(ev, "player", None)
+            if before is not None and before.turn == player and before.over is None:
+                return player, self.legal(index - 1, reveal), True
+        hand = self.frames[index].hand
+        return (hand.turn if hand is not None else None), self.legal(index, reveal), False
+
+    # -- the event list ------------------------------------------------------------
+    def _row(self, index: int) -> Row:
+        rec = self.records[index]
+        ev = rec.event
+        text = describe_record(rec)
+        player = (getattr(ev, "player", None) or "") if ev is not None else ""
+        if ev is not None and ev.type == "deal":
+            player = getattr(ev, "leader", "") or ""
+            text = "deal"
+        elif player and text.startswith(f"{ev.type} {player}"):  # type: ignore[union-attr]
+            text = ev.type + text[len(ev.type) + len(player) + 1 :]  # type: ignore[union-attr]
+        points = ""
+        frame = self.frames[index]
+        if ev is not None and ev.type == "hand_end" and frame.results:
+            result = self.results[frame.results - 1]
+            best = max(result.points.values(), default=0)
+            if isinstance(result.winner, str):
+                player = result.winner
+                best = result.points.get(result.winner, best)
+            points = str(best)
+        elif ev is not None and ev.type in ("play", "draw", "pass", "declare", "block_call") and index > 0:
+            before, after = self.frames[index - 1].hand, frame.hand
+            if (
+                before is not None
+                and after is not None
+                and not frame.closed
+                and before.number == after.number
+                and player in after.points
+            ):
+                gained = after.points[player] - before.points.get(player, 0)
+                if gained:
+                    points = f"+{gained}" if gained > 0 else str(gained)
+        return Row(rec.seq, player, text, points)

@@ -1,0 +1,12 @@
+"""The replay viewer's widgets: the table, the hands, the scores, the event list, the status lines."""
+
+from __future__ import annotations
+
+from dominolog.tui.widgets.detail import EventDetail
+from dominolog.tui.widgets.events import EventList
+from dominolog.tui.widgets.hands import HandsPanel
+from dominolog.tui.widgets.scores import ScoresPanel
+from dominolog.tui.widgets.status import IssueBar, StatusBar
+from dominolog.tui.widgets.table_view import TableView
+
+__all__ = ["EventDetail", "EventList", "HandsPanel", "IssueBar", "ScoresPanel", "StatusBar", "TableView"]
