@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Annotated
 
@@ -71,4 +72,9 @@ def replay(
         fail(f"{where} has {last} events; there is no seq {at}")
     from dominolog.tui.app import ReplayApp  # Textual is imported only when a replay is opened
 
-    ReplayApp(log, title, at).run()
+    app = ReplayApp(log, title, at)
+    # the match's states are built and never freed while the app runs: keep the collector from
+    # scanning them again and again (a full collection of 2,000 states is a visible pause)
+    gc.collect()
+    gc.freeze()
+    app.run()

@@ -120,9 +120,12 @@ def snake(
 # -- the spinner games: the picture of ``show`` -----------------------------------------------
 
 
-def grid_drawing(layout: GridLayout, last: Tile | None = None, legal_ends: Iterable[str] = ()) -> Drawing:
+def grid_drawing(
+    layout: GridLayout, last: Tile | None = None, legal_ends: Iterable[str] = (), recent: Tile | None = None
+) -> Drawing:
     """:func:`dominolog.layouts.picture.text_picture`, with the tile just played in :data:`LAST`
-    and the open ends in ``legal_ends`` (names ``<tile>:<dir>``) in :data:`LEGAL`."""
+    and the open ends in ``legal_ends`` (names ``<tile>:<dir>``) in :data:`LEGAL`. The focus is
+    the tile just played, else the ``recent`` one (the last tile played), else the first."""
     legal = set(legal_ends)
     picture = text_picture(layout)
     lines = picture.splitlines()
@@ -165,9 +168,10 @@ def grid_drawing(layout: GridLayout, last: Tile | None = None, legal_ends: Itera
         if 0 <= row < len(lines) and 0 <= x < len(lines[row]):
             text.stylize(style, offsets[row] + x, offsets[row] + min(len(lines[row]), x + length))
 
-    # keep in view the tile just played, or else the first tile (the middle of the table)
+    # keep in view the tile just played, or else the last one played, or else the first tile
     played = last is not None and last in layout.placed
-    x0, y0, x1, y1 = layout.placed[last if played else layout.order[0]].rect  # type: ignore[index]
+    seen = last if played else recent if recent in layout.placed else layout.order[0]
+    x0, y0, x1, y1 = layout.placed[seen].rect  # type: ignore[index]
     left, top = cell(x0, y1 - 1)
     right, bottom = cell(x1, y0)[0] - 1, cell(x0, y0)[1]
     if played:
@@ -188,7 +192,8 @@ def draw_table(
     legal_ends = {end for _, end in legal}
     layout = hand.layout
     if isinstance(layout, GridLayout):
-        return grid_drawing(layout, last, legal_ends)
+        recent = hand.placements[-1].tile if hand.placements else None
+        return grid_drawing(layout, last, legal_ends, recent)
     return snake(layout, width, last, legal_ends)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(slots=True, frozen=True)
@@ -23,13 +23,13 @@ class Key:
 
 
 KEYS: tuple[Key, ...] = (
-    Key("next_event", "right,down,n", "next", display="→"),
-    Key("previous_event", "left,up,p", "prev", display="←"),
-    Key("next_hand", "pagedown,]", "hand+", display="]"),
-    Key("previous_hand", "pageup,[", "hand-", display="["),
+    Key("next_event", "right,down,n", "next"),
+    Key("previous_event", "left,up,p", "prev"),
+    Key("next_hand", "right_square_bracket,pagedown", "hand+"),
+    Key("previous_hand", "left_square_bracket,pageup", "hand-"),
     Key("first", "home,g", "first", show=False),
     Key("last", "end,G", "last", show=False),
-    Key("jump", "colon,j", "seq", display=":"),
+    Key("jump", "colon,j", "seq"),
     Key("next_violation", "v", "violation"),
     Key("previous_violation", "V", "prev violation", show=False),
     Key("toggle_legal", "l", "legal"),
@@ -38,12 +38,12 @@ KEYS: tuple[Key, ...] = (
     Key("scroll_table('down')", "shift+down", "scroll table", show=False),
     Key("scroll_table('left')", "shift+left", "scroll table", show=False),
     Key("scroll_table('right')", "shift+right", "scroll table", show=False),
-    Key("toggle_help", "question_mark,f1", "keys", display="?"),
+    Key("toggle_help", "question_mark,f1", "keys"),
     Key("quit", "q", "quit"),
 )
 
 
-def bindings() -> list[Binding]:
+def bindings() -> list[BindingType]:
     """The replay screen's bindings, from :data:`KEYS`."""
     return [Binding(k.keys, k.action, k.label, show=k.show, key_display=k.display) for k in KEYS]
 

@@ -217,20 +217,29 @@ class Timeline:
             return []
         return list(dict.fromkeys(moves))
 
+    def _refill(self, index: int, player: str | None) -> bool:
+        """The draw at ``index`` follows the drawer's own play (39's refill), not a play it replaces."""
+        j = index - 1
+        while j >= 0 and (ev := self.records[j].event) is not None and ev.type == "draw" and ev.player == player:
+            j -= 1
+        ev = self.records[j].event if j >= 0 else None
+        return ev is not None and ev.type in ("play", "declare") and getattr(ev, "player", None) == player
+
     def legal_here(self, index: int, reveal: bool = False) -> tuple[str | None, list[tuple[Tile, str]], bool]:
         """The legal plays to show at the event ``index``: (player, plays, before).
 
-        At a pass, a draw or a block call (events that leave the table as it was), the plays the
-        acting player had just before it (``before`` is True): what an arbiter asks about a renege.
-        Elsewhere, the plays of the player on move after the event.
+        At a pass, a block call or a draw made instead of a play (not 39's refill after a play),
+        the plays the acting player had just before it (``before`` is True): what an arbiter asks
+        about a renege. Elsewhere, the plays of the player on move after the event.
         """
         ev = self.records[index].event
-        if index > 0 and ev is not None and ev.type in ("pass", "draw", "block_call"):
-            before = self.frames[index - 1].hand
-            player = getattr(ev, "player", None)
-            if before is not None and before.turn == player and before.over is None:
-                return player, self.legal(index - 1, reveal), True
         hand = self.frames[index].hand
+        if index > 0 and ev is not None and ev.type in ("pass", "draw", "block_call"):
+            previous = self.frames[index - 1].hand
+            player = getattr(ev, "player", None)
+            refill = ev.type == "draw" and self._refill(index, player)
+            if previous is not None and previous.turn == player and previous.over is None and not refill:
+                return player, self.legal(index - 1, reveal), True
         return (hand.turn if hand is not None else None), self.legal(index, reveal), False
 
     # -- the event list ------------------------------------------------------------
@@ -246,7 +255,8 @@ class Timeline:
             text = ev.type + text[len(ev.type) + len(player) + 1 :]  # type: ignore[union-attr]
         points = ""
         frame = self.frames[index]
-        if ev is not None and ev.type == "hand_end" and frame.results:
+        closed_one = index > 0 and frame.results > self.frames[index - 1].results
+        if ev is not None and ev.type == "hand_end" and closed_one:
             result = self.results[frame.results - 1]
             best = max(result.points.values(), default=0)
             if isinstance(result.winner, str):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
@@ -12,7 +14,7 @@ from textual.widgets import Input, Label
 class JumpScreen(ModalScreen[int | None]):
     """Asks for a seq; dismisses with it (None on escape)."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, first: int, last: int) -> None:
         super().__init__()

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, HelpPanel
 
 from dominolog.layouts.grid import GridLayout
+from dominolog.state import WinnerValue
 from dominolog.tiles import Tile
 from dominolog.tui.keys import bindings
 from dominolog.tui.screens.jump import JumpScreen
@@ -35,11 +38,26 @@ def _played_tile(timeline: Timeline, index: int, frame: Frame) -> Tile | None:
     return None
 
 
+def _winner(winner: WinnerValue) -> str:
+    if isinstance(winner, str):
+        return winner
+    return " and ".join(winner or []) or "none"
+
+
 class ReplayScreen(Screen[None]):
     """One match, one event at a time. ``index`` is the event shown (0 = the first record)."""
 
-    BINDINGS = bindings()  # noqa: RUF012 - Textual's class-level table
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide"), (150, "-very-wide")]  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = bindings()  # type: ignore[assignment]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide"), (150, "-very-wide")]
+
+    # the panels, found once when the screen is mounted
+    status: StatusBar
+    table: TableView
+    hands: HandsPanel
+    scores: ScoresPanel
+    events: EventList
+    issues: IssueBar
+    detail: EventDetail
 
     def __init__(self, timeline: Timeline, title: str = "", start: int = 0) -> None:
         super().__init__()
@@ -136,8 +154,7 @@ class ReplayScreen(Screen[None]):
         if frame.closed:
             result = self.timeline.results[frame.results - 1] if frame.results else None
             if result is not None:
-                winner = result.winner if isinstance(result.winner, str) else " and ".join(result.winner or []) or "none"
-                return f"hand {result.number} over: {result.end}, winner {winner}"
+                return f"hand {result.number} over: {result.end}, winner {_winner(result.winner)}"
             return f"hand {hand.number} over"
         if hand.over is not None:
             return f"hand {hand.number}: {hand.over}"
@@ -163,10 +180,9 @@ class ReplayScreen(Screen[None]):
             if preferred:
                 parts.append(Text(f"preferred {preferred}", style="bold magenta"))
         if frame.ended:
-            winner = frame.winner if isinstance(frame.winner, str) else " and ".join(frame.winner or []) or "none"
-            parts.append(Text(f"winner {winner}", style="bold green"))
+            parts.append(Text(f"winner {_winner(frame.winner)}", style="bold green"))
         if self.show_legal:
-            whose = f" ({before} had, before this)" if before else ""
+            whose = f" ({before}, before)" if before else ""
             parts.append(Text(f"legal {len(legal)}{whose}", style="green"))
         if self.reveal:
             parts.append(Text("revealed", style="magenta"))

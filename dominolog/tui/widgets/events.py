@@ -10,7 +10,6 @@ a screenful of cached lines (a DataTable re-renders every visible row when its c
 from __future__ import annotations
 
 from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -154,34 +153,31 @@ class EventList(Vertical):
         super().__init__(id=id)
         self.timeline: Timeline | None = None
         self._width = 0
+        self.header = Static(id="events-header")
+        self.body = EventRows(id="event-rows")
 
     def compose(self) -> ComposeResult:
-        yield Static(id="events-header")
-        yield EventRows(id="event-rows")
+        yield self.header
+        yield self.body
 
     @property
     def cursor_row(self) -> int:
-        return self.query_one(EventRows).cursor
-
-    @property
-    def rows(self) -> list[Text]:
-        return self.query_one(EventRows).texts
+        return self.body.cursor
 
     def load(self, timeline: Timeline) -> None:
         """Fill the list; the columns fit the width (the event text is cut to fit)."""
         self.timeline = timeline
-        rows = self.query_one(EventRows)
+        rows = self.body
         width = rows.scrollable_content_region.width or max(20, self.size.width - 1) or 40
         self._width = width
         header, texts = row_texts(timeline, width)
-        self.query_one("#events-header", Static).update(header)
+        self.header.update(header)
         rows.set_rows(texts, width)
         rows.select(rows.cursor)
 
     def select(self, index: int) -> None:
-        self.query_one(EventRows).select(index)
+        self.body.select(index)
 
     def on_resize(self, event: Resize) -> None:
-        rows = self.query_one(EventRows)
-        if self.timeline is not None and rows.scrollable_content_region.width != self._width:
+        if self.timeline is not None and self.body.scrollable_content_region.width != self._width:
             self.load(self.timeline)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from rich.text import Text
 
 from dominolog.state import HandState
@@ -13,12 +16,11 @@ from dominolog.tui.widgets.panel import Panel
 class HandsPanel(Panel):
     """One line per player (the player on move marked ``▶``), then the boneyard."""
 
-    _args: tuple[list[str], HandState | None, dict[str, object]] = ([], None, {})
+    _again: Callable[[], None] | None = None
 
     def on_resize(self) -> None:
-        players, hand, kwargs = self._args
-        if hand is not None:
-            self.show(players, hand, **kwargs)  # type: ignore[arg-type]
+        if self._again is not None:  # the tiles wrap at the new width
+            self._again()
 
     def show(
         self,
@@ -31,7 +33,9 @@ class HandsPanel(Panel):
         later: dict[str, frozenset[Tile]] | None = None,
         reveal: bool = False,
     ) -> None:
-        self._args = (players, hand, {"closed": closed, "legal": legal, "mover": mover, "later": later, "reveal": reveal})
+        self._again = partial(
+            self.show, players, hand, closed=closed, legal=legal, mover=mover, later=later, reveal=reveal
+        )
         if hand is None:
             self.put(Text("no hand yet", style="dim"))
             return
