@@ -14,12 +14,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dominolog.log.hashchain import add_hashes  # noqa: E402
-from dominolog.log.reader import iter_matches  # noqa: E402
 from dominolog.log.writer import dump_line  # noqa: E402
-from dominolog.reducer import MatchReport, verify_match  # noqa: E402
 from dominolog.simulate import Policy, hide_match, simulate_match  # noqa: E402
 from dominolog.state import HandState, MatchState  # noqa: E402
 from replays import build_39, build_double_bergen  # noqa: E402
+from replays.editing import dressed, numbered, renumber, strip, verified  # noqa: E402
 from tests.ghost13_scenarios import HIGH, LOW, PUPPET_ANA, PUPPET_BEN, PUPPET_PLAYS, direct_hand  # noqa: E402
 
 OUT = ROOT / "replays"
@@ -28,17 +27,6 @@ OUT = ROOT / "replays"
 def write(name: str, matches: list[list[dict[str, Any]]]) -> None:
     lines = [dump_line(e) for events in matches for e in events]
     (OUT / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
-def numbered(events: list[dict[str, Any]], start: str, step: int = 25) -> list[dict[str, Any]]:
-    """Give events seq numbers and clock times from ``start`` (HH:MM) on a fixed evening."""
-    h, m = map(int, start.split(":"))
-    out = []
-    for i, e in enumerate(events, 1):
-        secs = h * 3600 + m * 60 + i * step
-        at = f"2026-11-20T{secs // 3600:02d}:{secs % 3600 // 60:02d}:{secs % 60:02d}Z"
-        out.append({"type": e["type"], "seq": i, **{k: v for k, v in e.items() if k != "type"}, "at": at})
-    return out
 
 
 def swap(e: dict[str, Any]) -> dict[str, Any]:
@@ -110,18 +98,6 @@ def disputed_hidden() -> list[dict[str, Any]]:
 # -- the draw games ----------------------------------------------------------------------------------
 
 
-def strip(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in e.items() if k not in ("hash", "seq")} for e in events]
-
-
-def renumber(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Give edited events their seq numbers again (keeping their times) and new hashes."""
-    out = [
-        {"type": e["type"], "seq": i, **{k: v for k, v in e.items() if k != "type"}} for i, e in enumerate(events, 1)
-    ]
-    return add_hashes(out)
-
-
 def once_reneging(player: str, from_hand: int, wants: Callable[[HandState, str], bool]) -> Policy:
     """A policy: the first time ``player`` could play (in hand ``from_hand`` or later) and ``wants`` says so,
     they draw instead."""
@@ -141,11 +117,6 @@ def once_reneging(player: str, from_hand: int, wants: Callable[[HandState, str],
 def fitting(hand: HandState, who: str) -> int:
     values = hand.layout.open_values()
     return sum(1 for t in hand.holdings[who].known if any(t.has(v) for v in values))
-
-
-def verified(events: list[dict[str, Any]]) -> MatchReport:
-    (log,) = list(iter_matches("build", "".join(dump_line(e) + "\n" for e in events).encode()))
-    return verify_match(log)
 
 
 def bsn_disputed() -> list[dict[str, Any]]:
@@ -201,13 +172,6 @@ def dd_disputed() -> list[dict[str, Any]]:
         events[i] = {**events[i], "points": {**hand.points, winner: others}}
         return renumber(events)
     raise SystemExit("no seed gives the double-draw dispute")
-
-
-def dressed(events: list[dict[str, Any]], match_id: str, meta: dict[str, str]) -> list[dict[str, Any]]:
-    events = strip(events)
-    events[0]["id"] = match_id
-    events[0]["meta"] = meta
-    return renumber(events)
 
 
 def main() -> None:

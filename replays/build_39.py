@@ -15,11 +15,10 @@ from typing import Any
 
 from dominolog.layouts.grid import GridLayout
 from dominolog.log.hashchain import add_hashes
-from dominolog.log.reader import iter_matches
-from dominolog.log.writer import dump_line
-from dominolog.reducer import MatchReducer, MatchReport, verify_match
+from dominolog.reducer import MatchReducer
 from dominolog.simulate import simulate_match
 from dominolog.tiles import Tile
+from replays.editing import log_of, numbered, renumber, strip, verified
 
 SIMULATED = 7
 DISPUTED = 3
@@ -45,17 +44,6 @@ EXAMPLE_PLAYS: list[tuple[str, str, str | None, str | None, str]] = [
     ("Ana", "3-3", "3-4", "odd", "3-6"),  # 11 odd doublet, Odd preferred: 3; matches the 2-3, Odd kept
     ("Ben", "1-6", "1-1:S", None, "4-5"),  # 12 leaves 6 (penalty), no match: -1
 ]
-
-
-def numbered(events: list[dict[str, Any]], start: str, step: int = 25) -> list[dict[str, Any]]:
-    """Give events seq numbers and clock times from ``start`` (HH:MM) on a fixed evening (as build.py does)."""
-    h, m = map(int, start.split(":"))
-    out = []
-    for i, e in enumerate(events, 1):
-        secs = h * 3600 + m * 60 + i * step
-        at = f"2026-11-20T{secs // 3600:02d}:{secs % 3600 // 60:02d}:{secs % 60:02d}Z"
-        out.append({"type": e["type"], "seq": i, **{k: v for k, v in e.items() if k != "type"}, "at": at})
-    return out
 
 
 def example_events() -> list[dict[str, Any]]:
@@ -93,26 +81,9 @@ def worked_example() -> list[dict[str, Any]]:
 # -- the disputed match ----------------------------------------------------------------------------------
 
 
-def strip(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in e.items() if k not in ("hash", "seq")} for e in events]
-
-
-def renumber(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Give edited events their seq numbers again (keeping their times) and new hashes."""
-    out = [
-        {"type": e["type"], "seq": i, **{k: v for k, v in e.items() if k != "type"}} for i, e in enumerate(events, 1)
-    ]
-    return add_hashes(out)
-
-
-def verified(events: list[dict[str, Any]]) -> MatchReport:
-    (log,) = list(iter_matches("build", "".join(dump_line(e) + "\n" for e in events).encode()))
-    return verify_match(log)
-
-
 def _states(events: list[dict[str, Any]]) -> list[tuple[int, Any]]:
     """(index, the hand just before the event) for every play of the match."""
-    (log,) = list(iter_matches("build", "".join(dump_line(e) + "\n" for e in events).encode()))
+    log = log_of(events)
     reducer = MatchReducer()
     out = []
     for i, rec in enumerate(log.records):
@@ -154,7 +125,7 @@ def disputed() -> list[dict[str, Any]]:
     events[i] = {**events[i], "points": dict(hand.detail["play_points"])}
     events.insert(i, {"type": "note", "text": "the table forgot the end bonus", "at": events[i]["at"]})
     # T7: in hand 2, a declaration after the first play that made no match
-    (log,) = list(iter_matches("build", "".join(dump_line(e) + "\n" for e in renumber(events)).encode()))
+    log = log_of(renumber(events))
     reducer = MatchReducer()
     target = None
     for k, rec in enumerate(log.records):

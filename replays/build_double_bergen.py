@@ -14,42 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from dominolog.layouts.grid import GridLayout
-from dominolog.log.hashchain import add_hashes
-from dominolog.log.reader import iter_matches
-from dominolog.log.writer import dump_line
-from dominolog.reducer import MatchReport, verify_match
 from dominolog.simulate import Policy, hide_match, simulate_match
 from dominolog.state import HandState, MatchState
+from replays.editing import dressed, renumber, strip, verified
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dev"]
 #: the seeds of the bundled matches (the disputed one is the first seed that stages all three disputes)
 SIMULATED = 7
 HIDDEN = 12
 DISPUTED_SEEDS = range(100)
-
-
-def strip(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in e.items() if k not in ("hash", "seq")} for e in events]
-
-
-def renumber(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Give edited events their seq numbers again (keeping their times) and new hashes."""
-    out = [
-        {"type": e["type"], "seq": i, **{k: v for k, v in e.items() if k != "type"}} for i, e in enumerate(events, 1)
-    ]
-    return add_hashes(out)
-
-
-def verified(events: list[dict[str, Any]]) -> MatchReport:
-    (log,) = list(iter_matches("build", "".join(dump_line(e) + "\n" for e in events).encode()))
-    return verify_match(log)
-
-
-def dressed(events: list[dict[str, Any]], match_id: str, meta: dict[str, str]) -> list[dict[str, Any]]:
-    events = strip(events)
-    events[0]["id"] = match_id
-    events[0]["meta"] = meta
-    return renumber(events)
 
 
 def disputing() -> Policy:
