@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
+from dominolog.cli.common import DEFAULT_DB, DbOption, fail, read_matches, store_or_fail
 from dominolog.export import csv_rows, csv_text, scored_lines
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
-from dominolog.log.reader import PathError, Record, iter_matches
+from dominolog.log.reader import Record
 from dominolog.reducer import MatchReducer, MatchReport
 from dominolog.store import Store
 from dominolog.verify import verify_document
@@ -25,14 +25,6 @@ class Format(StrEnum):
     json = "json"
     svg = "svg"
     text = "text"
-
-
-def _from_files(target: Path) -> list[tuple[str, list[Record]]]:
-    try:
-        logs = list(iter_matches(target))
-    except PathError as exc:
-        fail(str(exc))
-    return [(f"{target}:{log.line}", log.records) for log in logs]
 
 
 class _Match:
@@ -63,7 +55,7 @@ def _gather(targets: list[str], every: bool, db: Path) -> tuple[list[_Match], St
     store = store_or_fail(db, create=False) if ids or every else None
     for t in targets:
         if Path(t).is_file():
-            out += [_Match(name, records) for name, records in _from_files(Path(t))]
+            out += [_Match(f"{t}:{log.line}", log.records) for log in read_matches(Path(t))]
     if store is not None:
         known = set(store.match_ids())
         for mid in ids:

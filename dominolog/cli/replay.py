@@ -8,33 +8,19 @@ from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import fail
-from dominolog.log.reader import MatchLog, PathError, iter_matches
-from dominolog.store import StoreError, open_store
+from dominolog.cli.common import fail, match_of_file, store_or_fail
+from dominolog.log.reader import MatchLog
+from dominolog.store import StoreError
 
 
 def _from_file(file: Path, match: int) -> tuple[MatchLog, str]:
-    if not file.is_file():
-        fail(f"{file}: no such file")
-    try:
-        logs = list(iter_matches(file))
-    except PathError as exc:
-        fail(str(exc))
-    if not logs:
-        fail(f"{file}: no events in the file")
-    if match > len(logs):
-        fail(f"{file}: there is no match {match} (the file holds {len(logs)})")
-    title = file.name if len(logs) == 1 else f"{file.name} #{match}/{len(logs)}"
-    return logs[match - 1], title
+    log, count = match_of_file(file, match)
+    return log, file.name if count == 1 else f"{file.name} #{match}/{count}"
 
 
 def _from_store(db: Path, match_id: str) -> tuple[MatchLog, str]:
     try:
-        store = open_store(db, create=False)
-    except StoreError as exc:
-        fail(str(exc))
-    try:
-        with store:
+        with store_or_fail(db, create=False) as store:
             if not store.has_match(match_id):
                 known = store.match_ids()
                 hint = f" (it holds {len(known)}: dominolog list --db {db})" if known else " (it is empty)"

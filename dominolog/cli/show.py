@@ -8,8 +8,7 @@ from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import fail
-from dominolog.log.reader import PathError, iter_matches
+from dominolog.cli.common import fail, match_of_file
 from dominolog.reducer import reduce_match
 from dominolog.render import render_state
 
@@ -22,21 +21,11 @@ def show(
     ] = None,
 ) -> None:
     """Print the table, each hand, whose turn, the scores and the violations so far."""
-    if not file.is_file():
-        fail(f"{file}: no such file")
-    try:
-        logs = list(iter_matches(file))
-    except PathError as exc:
-        fail(str(exc))
-    if not logs:
-        fail(f"{file}: no events in the file")
-    if match > len(logs):
-        fail(f"{file}: there is no match {match} (the file holds {len(logs)})")
-    log = logs[match - 1]
+    log, count = match_of_file(file, match)
     last = log.records[-1].seq
     if at is not None and at > last:
         fail(f"{file}: match {match} has {last} events; there is no seq {at}")
     seq = at if at is not None else last
     reducer = reduce_match(log, seq)
     width = max(40, min(shutil.get_terminal_size((80, 24)).columns, 120) - 2)
-    typer.echo(render_state(reducer, log, seq, match, len(logs), width))
+    typer.echo(render_state(reducer, log, seq, match, count, width))
