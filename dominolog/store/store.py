@@ -17,6 +17,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -143,6 +144,18 @@ class Store:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise StoreError(f"{self.path}: {exc} (another program holds it; tried for {BUSY_SECONDS:.0f} s)") from None
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction: BEGIN IMMEDIATE, COMMIT when the block ends, ROLLBACK if it raises."""
+        self._begin()
+        try:
+            yield
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
 
     # -- reading -------------------------------------------------------------------
     def match_ids(self) -> list[str]:
@@ -297,8 +310,7 @@ class Store:
         obj = rec.obj
         own = obj.get("seq") if obj is not None else None
         want = expected_seq if expected_seq is not None else own if isinstance(own, int) else None
-        self._begin()
-        try:
+        with self._write():
             last = self.conn.execute(
                 "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
             ).fetchone()
@@ -319,11 +331,6 @@ class Store:
                     f"match {match_id}: seq {seq} was taken by another writer; nothing was written"
                 ) from None
             self._reproject(match_id)
-            self.conn.execute("COMMIT")
-        except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
         return seq
 
     def _like_the_match(self, match_id: str, line: bytes, seq: int, prev: str) -> bytes:
@@ -399,17 +406,11 @@ class Store:
     def reindex(self) -> int:
         """Rebuild ``matches`` and ``hands`` from ``events`` alone; returns the number of matches."""
         ids = self.match_ids()
-        self._begin()
-        try:
+        with self._write():
             self.conn.execute("DELETE FROM hands")
             self.conn.execute("DELETE FROM matches")
             for mid in ids:
                 self._reproject(mid)
-            self.conn.execute("COMMIT")
-        except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
         return len(ids)
 
     def projections(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
@@ -506,10 +507,7 @@ def _prepare(p: Path, conn: sqlite3.Connection) -> Store:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-    elif "dominolog_meta" not in tables:
-        names = ", ".join(sorted(tables)[:5])
-        raise StoreError(f"{p}: a database of another program (tables: {names}), not a dominolog store")
-    else:
+    else:  # (another program's tables were refused above, before anything was changed)
         meta = dict(conn.execute("SELECT key, value FROM dominolog_meta").fetchall())
         if meta.get("app") != APP or meta.get("schema_version") != SCHEMA_VERSION:
             raise StoreError(f"{p}: a dominolog store of another version ({meta.get('schema_version')})")
