@@ -439,12 +439,11 @@ class MatchReducer:
             verdict, detail = check.judge(frozenset(sure), frozenset(upper), check.count)
             i = self.unverified.index(issue)
             if verdict is None:
-                action = check.message.split(" while ")[0]
                 self.unverified[i] = Issue(
                     issue.seq,
                     issue.line,
                     issue.code,
-                    f"{action}; {check.player}'s hand was hidden, and the reveals do not settle this "
+                    f"{check.action}; {check.player}'s hand was hidden, and the reveals do not settle this "
                     "(draws not seen leave open which tiles were held then)",
                 )
                 continue

@@ -74,6 +74,11 @@ class PendingCheck:
     judge: Judge
     message: str
 
+    @property
+    def action(self) -> str:
+        """What the player did, without the rule (``"Ben draws"`` of ``"Ben draws while holding ..."``)."""
+        return self.message.split(" while ")[0]
+
 
 @dataclass(slots=True)
 class HandResult:

@@ -177,11 +177,8 @@ class Variant:
         if verdict is True:
             ctx.violation(code, f"{message} ({detail})")
         elif verdict is None:
-            ctx.unverified(
-                code,
-                f"{message.split(' while ')[0]}; {player}'s hand is hidden, so this cannot be checked yet",
-                PendingCheck(ctx.seq, player, h.count, known, possible, judge, message),
-            )
+            check = PendingCheck(ctx.seq, player, h.count, known, possible, judge, message)
+            ctx.unverified(code, f"{check.action}; {player}'s hand is hidden, so this cannot be checked yet", check)
         return verdict
 
     def draw_tile(self, hand: HandState, player: str, text: str | None, ctx: Ctx) -> bool:

@@ -136,11 +136,7 @@ class DoubleDraw(LineVariant):
             return
         assert left is not None and right is not None
         for t in (a, b):
-            h = hand.holdings[player]
-            if t in h.known:
-                h.known.discard(t)
-            else:
-                self.take_tile(hand, player, t, ctx)
+            self.take_tile(hand, player, t, ctx)
         before = (left, right)
         layout.place(a, "left")
         layout.place(b, "right")

@@ -120,11 +120,7 @@ class GridVariant(Variant):
         side = self.resolve_side(hand, tile, ev, ctx)
         if side is None:
             return None
-        known = hand.holdings[player].known
-        if tile in known:
-            known.discard(tile)
-        else:
-            self.take_tile(hand, player, tile, ctx)
+        self.take_tile(hand, player, tile, ctx)
         layout: GridLayout = hand.layout
         before = layout.open_values()
         if isinstance(side, str):
