@@ -1,10 +1,33 @@
-"""Test configuration: under CI, hypothesis runs derandomized so a run is repeatable."""
+"""Test configuration.
+
+The tests exercise what a user installs: ``pytest`` runs with ``--import-mode=importlib``
+(pyproject.toml), which leaves the checkout off ``sys.path``, so ``import dominolog`` finds the
+package ``pip install .`` put in the virtual environment, and the console script is run as a
+subprocess from a temp folder (the ``cli`` fixture). ``tests/test_installed.py`` fails if the
+checkout's ``dominolog/`` is what got imported. (``python -m pytest`` would put the working folder
+on ``sys.path``; the README and ``.ci/run`` call the ``pytest`` script.)
+
+The scripts of ``replays/`` are not part of the package: they are made importable as the
+namespace ``replays`` without putting the checkout on ``sys.path``.
+
+Under CI, hypothesis runs derandomized so a run is repeatable.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
+import types
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
+
+ROOT = Path(__file__).resolve().parent.parent
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("deep", max_examples=2000, deadline=None)
@@ -12,3 +35,82 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 elif os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+
+if "replays" not in sys.modules:
+    _replays = types.ModuleType("replays")
+    _replays.__path__ = [str(ROOT / "replays")]
+    sys.modules["replays"] = _replays
+
+
+def console_script() -> str:
+    """The installed ``dominolog`` console script (beside this Python), or a clear failure."""
+    found = shutil.which("dominolog", path=str(Path(sys.executable).parent))
+    if found is None:
+        pytest.fail(f"the dominolog console script is not installed beside {sys.executable}: run pip install '.[test]'")
+    return found
+
+
+@dataclass
+class Ran:
+    """A finished run of the console script: exit code, and its output as text (bad bytes as U+FFFD)."""
+
+    code: int
+    out: str
+    err: str
+    stdout: bytes
+    stderr: bytes
+
+    def no_traceback(self) -> Ran:
+        assert "Traceback" not in self.out and "Traceback" not in self.err, self.err[-3000:]
+        return self
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment for a run of the console script: no DOMINOLOG_* from the developer's shell."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DOMINOLOG_")}
+    env.update(extra)
+    return env
+
+
+def run_cli(
+    *args: object,
+    cwd: Path,
+    input: bytes | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> Ran:
+    """``dominolog ARGS`` run as a user runs it: the installed script, a subprocess, in ``cwd``.
+    Arguments may be bytes (to pass bytes that are not UTF-8)."""
+    argv: list[str | bytes] = [console_script(), *(a if isinstance(a, bytes) else str(a) for a in args)]
+    done = subprocess.run(
+        argv,
+        cwd=cwd,
+        input=input,
+        capture_output=True,
+        env=env if env is not None else clean_env(),
+        timeout=timeout,
+        check=False,
+    )
+    return Ran(
+        done.returncode,
+        done.stdout.decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
+        done.stdout,
+        done.stderr,
+    )
+
+
+@pytest.fixture
+def cli(tmp_path: Path) -> Callable[..., Ran]:
+    """Run the installed console script with a temp folder as the working directory; every run is
+    checked for a traceback."""
+    work = tmp_path / "work"
+    work.mkdir(exist_ok=True)
+
+    def run(*args: object, input: bytes | None = None, cwd: Path | None = None, **kw: object) -> Ran:
+        return run_cli(*args, cwd=cwd or work, input=input, **kw).no_traceback()  # type: ignore[arg-type]
+
+    return run
+
+
+__all__: Sequence[str] = ("ROOT", "Ran", "clean_env", "console_script", "run_cli")

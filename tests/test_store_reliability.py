@@ -27,7 +27,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAY = ROOT / "replays" / "ghost13-simulated.jsonl"
-CLI = [sys.executable, "-c", "from dominolog.cli import main; main()"]
+CLI = [sys.executable, "-c", "from dominolog.cli import main; main()"]  # the installed package
 STORE_TABLES = {"dominolog_meta", "events", "matches", "hands", "imports"}
 
 
@@ -36,7 +36,6 @@ STORE_TABLES = {"dominolog_meta", "events", "matches", "hands", "imports"}
 
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DOMINOLOG_DB", "DOMINOLOG_DEBUG")}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     return env
 
 

@@ -1,0 +1,42 @@
+"""What a user installs: the package imported from the environment, not the checkout, with every
+file it reads at run time shipped."""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+import dominolog
+from tests.conftest import ROOT
+
+#: every non-Python file the package reads at run time
+DATA_FILES = ["py.typed", "tui/replay.tcss"]
+
+
+def test_the_installed_package_is_tested_not_the_checkout() -> None:
+    where = Path(dominolog.__file__).resolve()
+    if os.environ.get("DOMINOLOG_TEST_CHECKOUT"):  # a developer's editable install, said so on purpose
+        return
+    assert not where.is_relative_to(ROOT), (
+        f"the tests imported {where}, the checkout's dominolog/: run them as .ci/run does "
+        "(pip install '.[test]' then the pytest script), or set DOMINOLOG_TEST_CHECKOUT=1 for an editable install"
+    )
+
+
+def test_every_data_file_is_shipped() -> None:
+    root = resources.files("dominolog")
+    for name in DATA_FILES:
+        item = root.joinpath(*name.split("/"))
+        assert item.is_file(), f"{name} is not in the installed package"
+        item.read_bytes()  # readable (py.typed is empty by design)
+
+
+def test_no_data_file_is_forgotten() -> None:
+    """Every non-Python file of the source tree is in DATA_FILES (so it is checked as shipped)."""
+    found = sorted(
+        str(p.relative_to(ROOT / "dominolog"))
+        for p in (ROOT / "dominolog").rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts
+    )
+    assert found == sorted(DATA_FILES)
