@@ -22,6 +22,8 @@ from pydantic import (
     model_validator,
 )
 
+from dominolog.textsafe import cut
+
 VARIANT_NAMES: Final = ("ghost13", "brettspielnetz", "39", "double-bergen", "double-draw")
 
 TileStr = Annotated[
@@ -29,7 +31,24 @@ TileStr = Annotated[
     StringConstraints(pattern=r"^[0-6]-[0-6]$"),
     Field(description="A tile of the double-six set, `a-b` with digits 0-6; `b-a` is the same tile."),
 ]
-PlayerName = Annotated[str, StringConstraints(min_length=1), Field(description="A name from `match_start.players`.")]
+#: FORMAT.md, Limits: names and ids hold no control characters (C0, DEL, C1)
+NO_CONTROLS = r"^[^\x00-\x1f\x7f-\x9f]+$"
+PlayerName = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=40, pattern=NO_CONTROLS),
+    Field(description="A name from `match_start.players` (1-40 characters, no control characters)."),
+]
+MatchId = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=100, pattern=NO_CONTROLS),
+    Field(description="The match's id (1-100 characters, no control characters)."),
+]
+MetaKey = Annotated[str, StringConstraints(max_length=40)]
+MetaValue = Annotated[str, StringConstraints(max_length=500)]
+#: a note's text, an undo's reason
+FreeText = Annotated[str, StringConstraints(max_length=2000)]
+#: an object keyed by player: at most 4 (FORMAT.md: 2 to 4 players)
+ByPlayer = Field(max_length=4)
 Timestamp = Annotated[
     str,
     StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"),
@@ -71,8 +90,8 @@ class MatchStart(_Event):
     variant: Literal["ghost13", "brettspielnetz", "39", "double-bergen", "double-draw"]
     players: Annotated[list[PlayerName], Field(min_length=2, max_length=4)]
     options: dict[str, Any] | None = None
-    id: Annotated[str, StringConstraints(min_length=1)] | None = None
-    meta: dict[str, str] | None = None
+    id: MatchId | None = None
+    meta: Annotated[dict[MetaKey, MetaValue], Field(max_length=50)] | None = None
 
     @field_validator("players")
     @classmethod
@@ -88,7 +107,7 @@ class Deal(_Event):
     type: Literal["deal"]
     leader: PlayerName
     dealer: PlayerName | None = None
-    hands: dict[str, list[TileStr] | None] | None = None
+    hands: Annotated[dict[PlayerName, list[TileStr] | None], ByPlayer] | None = None
     start_tile: TileStr | None = None
     chooser: PlayerName | None = None
 
@@ -153,7 +172,7 @@ class HandEnd(_Event):
     """Closes the hand; ``points`` and ``winner`` are what the table claims."""
 
     type: Literal["hand_end"]
-    points: dict[str, int] | None = None
+    points: Annotated[dict[PlayerName, int], ByPlayer] | None = None
     winner: Winner = None
 
 
@@ -161,7 +180,7 @@ class MatchEnd(_Event):
     """Closes the match; early only with ``reason: abandoned``."""
 
     type: Literal["match_end"]
-    totals: dict[str, int] | None = None
+    totals: Annotated[dict[PlayerName, int], ByPlayer] | None = None
     winner: Winner = None
     reason: Literal["abandoned"] | None = None
 
@@ -170,7 +189,7 @@ class Note(_Event):
     """A free comment; changes nothing."""
 
     type: Literal["note"]
-    text: str
+    text: FreeText
     player: PlayerName | None = None
 
 
@@ -178,7 +197,7 @@ class Undo(_Event):
     """Retracts the latest play, draw, pass, declare, block_call or reveal not yet retracted in the hand."""
 
     type: Literal["undo"]
-    reason: str | None = None
+    reason: FreeText | None = None
 
 
 EVENT_MODELS: Final[tuple[type[_Event], ...]] = (
@@ -226,20 +245,41 @@ def describe_validation_error(obj: Any, exc: ValidationError) -> str:
     if "type" not in obj:
         return "event has no `type`"
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
-        return f"unknown event type {kind!r}"
+        return f"unknown event type {_quote(kind)}"
     parts = []
-    for err in exc.errors(include_url=False):
-        loc = ".".join(str(p) for p in err["loc"][1:] if p != kind) or "event"
+    for err in exc.errors(include_url=False)[:_MAX_ERRORS]:
+        loc = cut(".".join(str(p) for p in err["loc"][1:] if p != kind) or "event", 80)
         msg = err["msg"]
+        val = err.get("input")
         if err["type"] == "extra_forbidden":
             msg = "unknown field"
         elif err["type"] == "string_pattern_mismatch":
-            val = err.get("input")
-            if any(str(p) in ("tile", "tiles", "start_tile", "hands") for p in err["loc"]):
-                msg = f"{val!r} is not a tile of the double-six set (a-b, digits 0-6)"
+            if any(str(p) in ("tile", "tiles", "start_tile") for p in err["loc"]) or (
+                "hands" in err["loc"] and err["loc"][-1] != "[key]"
+            ):
+                msg = f"{_quote(val)} is not a tile of the double-six set (a-b, digits 0-6)"
+            elif err.get("ctx", {}).get("pattern") == NO_CONTROLS:
+                msg = f"{_quote(val)} holds a control character"
             else:
-                msg = f"bad value {val!r}"
+                msg = f"bad value {_quote(val)}"
         elif err["type"] == "missing":
             msg = "missing"
+        elif err["type"] == "string_too_long":
+            msg = f"{len(val):,} characters, at most {err['ctx']['max_length']:,} allowed"
+        elif err["type"] == "too_long":
+            n = len(val) if hasattr(val, "__len__") else err["ctx"].get("actual_length")
+            msg = f"{n:,} entries, at most {err['ctx']['max_length']:,} allowed"
         parts.append(f"{loc}: {msg}")
+    more = len(exc.errors(include_url=False)) - _MAX_ERRORS
+    if more > 0:
+        parts.append(f"and {more:,} more")
     return f"{kind}: " + "; ".join(parts)
+
+
+#: a message names at most this many problems of one line
+_MAX_ERRORS = 5
+
+
+def _quote(value: Any) -> str:
+    """A value of the line for a message: its repr, cut (a 20 MB name must not make a 20 MB message)."""
+    return cut(repr(value) if not isinstance(value, str) else repr(cut(value, 60)), 80)

@@ -110,7 +110,11 @@ class _QuietCtx:
 
 def record_canon(rec: Record) -> bytes:
     """What a record contributes to the hash chain: its canonical form (FORMAT.md), or for a line
-    that is not a JSON object, its value's canonical JSON or the line's own bytes (docs/format.md 8.2)."""
+    that is not a JSON object, its value's canonical JSON or the line's own bytes (docs/format.md 8.2).
+    A line whose value is not what was written (a lone surrogate, a key written twice) enters as read;
+    a line too long to read, as the sha256 of its bytes."""
+    if rec.raw_only:
+        return rec.digest if rec.digest is not None else rec.data
     obj = rec.obj
     try:
         if obj is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+from typing import Annotated, Any
 
 import typer
 
@@ -16,14 +17,43 @@ from dominolog.cli import simulate as simulate_cmd
 from dominolog.cli import store as store_cmd
 from dominolog.cli import verify as verify_cmd
 from dominolog.cli.common import OPENED
+from dominolog.textsafe import shown
 
 app = typer.Typer(
     name="dominolog",
-    help="Record domino matches as append-only event logs; replay, audit and score them.",
     no_args_is_help=True,
-    add_completion=False,
+    rich_markup_mode=None,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"dominolog {version('dominolog')}")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            typer.echo("dominolog (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Record domino matches as append-only event logs; replay, audit and score them.
+
+    Exit status: 0 all good; 1 a match is invalid or an input was refused (or the store is damaged);
+    2 a usage error, a missing path or a store that cannot be used; 3 an internal error (a bug);
+    4 a seq taken by another writer.
+    """
+
+
 app.command("verify")(verify_cmd.verify)
 app.command("simulate")(simulate_cmd.simulate)
 app.command("show")(show_cmd.show)
@@ -36,21 +66,69 @@ app.command("record")(store_cmd.record)
 app.command("schema")(schema_cmd.schema)
 
 
+def _english(command: Any) -> Any:
+    """The help texts as a person reads them: value names in words (``--at N``, ``--db PATH``,
+    ``FILE...``) instead of Python types (``<int range>``, ``<list[str]>``), no ``[x>=1]``."""
+    for cmd in [command, *getattr(command, "commands", {}).values()]:
+        for param in cmd.params:
+            if getattr(param, "is_flag", False) or param.name == "help":
+                continue
+            desc = param.type_descriptor
+            if desc.is_choice:
+                name = "[" + "|".join(str(getattr(c, "value", c)) for c in desc.choices or ()) + "]"
+            elif desc.is_path:
+                name = "PATH"
+            elif desc.annotation is int or desc.is_ranged:
+                name = "N"
+            else:
+                name = "TEXT"
+            if param.param_type_name == "argument":
+                name = (param.metavar or param.name.upper()).removesuffix("...")
+                many = "..." if param.nargs != 1 else ""
+                usage = f"{name}{many}" if param.required else f"[{name}{many}]"
+                param._usage_display_name = lambda usage=usage: usage
+                param._rich_display_name = lambda shown=name + many: shown
+                param.display_type_rich = lambda ctx: None
+            param.metavar = name
+            param._get_number_range_help_str = lambda: None
+    return command
+
+
+def command() -> Any:
+    """The click command the console script runs (the Typer app, with help texts in words)."""
+    return _english(typer.main.get_command(app))
+
+
+def _bad_argument() -> int | None:
+    """The position (from 1) of the first command-line argument that is not valid UTF-8, or None.
+    (Python hands such bytes on as lone surrogates: printing them would fail later.)"""
+    for i, arg in enumerate(sys.argv[1:], 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return i
+    return None
+
+
 def main() -> None:
     """Console entry point: domain errors become exit codes, never tracebacks."""
+    bad = _bad_argument()
+    if bad is not None:
+        sys.stderr.write(f"dominolog: usage error: argument {bad} is not valid UTF-8 text\n")
+        raise SystemExit(2)
     try:
-        app()
+        command()(prog_name="dominolog")
     except KeyboardInterrupt:
         sys.stderr.write("dominolog: interrupted\n")
         raise SystemExit(130) from None
     except sqlite3.DatabaseError as exc:  # found damaged after it opened: a clear error, not a bug
         where = OPENED[-1] if OPENED else "the database"
-        sys.stderr.write(f"dominolog: {where}: the database is damaged ({exc})\n")
-        raise SystemExit(2) from None
+        sys.stderr.write(f"dominolog: {shown(where)}: the store is damaged ({shown(exc)})\n")
+        raise SystemExit(1) from None
     except Exception as exc:  # last resort: a bug must not show a user a traceback
         if os.environ.get("DOMINOLOG_DEBUG"):
             raise
         sys.stderr.write(
-            f"dominolog: internal error: {type(exc).__name__}: {exc} (set DOMINOLOG_DEBUG=1 for details)\n"
+            f"dominolog: internal error: {type(exc).__name__}: {shown(exc)} (set DOMINOLOG_DEBUG=1 for details)\n"
         )
         raise SystemExit(3) from None

@@ -7,8 +7,10 @@ grouped into matches (:class:`MatchLog`), a new one at every ``match_start``.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,10 +20,20 @@ import orjson
 from pydantic import ValidationError
 
 from dominolog.events import EVENT_ADAPTER, Event, describe_validation_error
+from dominolog.textsafe import shown
 
 _NO_VALUE = object()
 _BOM = b"\xef\xbb\xbf"
 _validate = EVENT_ADAPTER.validate_python
+
+#: FORMAT.md, Limits: a longer line is malformed, and is never decoded
+MAX_LINE_BYTES = 1 << 20
+#: FORMAT.md, Limits: the events of one match; the lines after them are counted, not kept
+MAX_MATCH_EVENTS = 100_000
+#: how much of a line too long to read is kept (for messages)
+_KEPT_OF_LONG_LINE = 200
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class PathError(Exception):
@@ -38,6 +50,16 @@ class Record:
     value: Any = _NO_VALUE  # the decoded JSON value, if the line is JSON
     event: Event | None = None
     error: str | None = None
+    #: the line enters the hash chain as the bytes read, not as its decoded value: its value is not
+    #: what was written (a lone surrogate replaced, a key given twice) or was never decoded (too long)
+    raw_only: bool = False
+    #: for a line longer than MAX_LINE_BYTES: its length; ``data`` then holds only its first bytes and
+    #: ``digest`` the sha256 of the whole line (what enters the chain)
+    length: int = 0
+    digest: bytes | None = None
+    #: only part of what the file holds here was kept (a line too long, or the lines past the events a
+    #: match may hold): such a match can be verified but not stored
+    truncated: bool = False
 
     @property
     def raw(self) -> str:
@@ -75,8 +97,85 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _keys(value: Any) -> int:
+    """How many object keys a decoded JSON value holds, at any depth."""
+    n = 0
+    if type(value) is dict:
+        n = len(value)
+        for v in value.values():
+            if type(v) is dict or type(v) is list:
+                n += _keys(v)
+    elif type(value) is list:
+        for v in value:
+            if type(v) is dict or type(v) is list:
+                n += _keys(v)
+    return n
+
+
+def _twice(data: bytes, value: Any) -> str | None:
+    """The first key written twice in one object of the line, or None.
+
+    Cheap in the common case: every key of the text is followed by a ``:``, so when the line holds
+    no more colons than the decoded value holds keys, no key was lost. Otherwise the colons inside
+    strings are left out, and only a line that still has more is decoded again, keeping every pair.
+    """
+    keys = _keys(value)
+    if data.count(b":") <= keys or _STRINGS.sub(b"", data).count(b":") <= keys:
+        return None
+    found: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        names = [k for k, _ in items]
+        if not found and len(set(names)) != len(names):
+            found.append(next(k for i, k in enumerate(names) if k in names[:i]))
+        return dict(items)
+
+    try:
+        json.loads(data.decode("utf-8", "surrogatepass"), object_pairs_hook=pairs, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):  # pragma: no cover - it decoded once already
+        return None
+    return found[0] if found else None
+
+
+def _surrogate_at(value: Any, path: str = "") -> str | None:
+    """Where a lone surrogate sits in a decoded value (``meta.key``), or None."""
+    if isinstance(value, str):
+        return path or "the value" if _SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            where = f"{path}.{k}" if path else str(k)
+            if _SURROGATE.search(k):
+                return f"a key of {path or 'the event'}"
+            found = _surrogate_at(v, where)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _surrogate_at(v, f"{path}[{i}]")
+            if found:
+                return found
+    return None
+
+
+def _replace_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_SURROGATE.sub("\ufffd", k): _replace_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replace_surrogates(v) for v in value]
+    return value
+
+
 def decode_line(data: bytes, lineno: int, seq: int) -> Record:
-    """Decode one line (without its newline) into a record; never raises."""
+    """Decode one line (without its newline) into a record; never raises.
+
+    A line that is JSON but not valid Unicode text (a lone surrogate such as ``\\ud800``) or that
+    writes a key twice in one object is ``malformed``; its value is kept for what can be read of it
+    (the type, the seq; surrogates replaced by U+FFFD) and it enters the hash chain as read.
+    """
+    if len(data) > MAX_LINE_BYTES:
+        return long_line(data[:_KEPT_OF_LONG_LINE], len(data), hashlib.sha256(data).digest(), lineno, seq)
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -88,10 +187,48 @@ def decode_line(data: bytes, lineno: int, seq: int) -> Record:
             value = json.loads(text, parse_constant=_reject_constant)
         except (ValueError, RecursionError):
             return Record(lineno, seq, data, error=f"not JSON: {str(exc).split(':')[0]}")
+        where = _surrogate_at(value)
+        if where is not None:
+            error = f"not valid Unicode text: a lone surrogate in {shown(where, 60)}"
+            return Record(lineno, seq, data, _replace_surrogates(value), error=error, raw_only=True)
+    try:
+        twice = _twice(data, value)
+    except RecursionError:  # nested deeper than a Python stack: no event is
+        return Record(lineno, seq, data, error="not an event: nested too deep")
+    if twice is not None:
+        error = f"the key {shown(twice, 60)!r} is written twice in one object"
+        return Record(lineno, seq, data, value, error=error, raw_only=True)
     try:
         return Record(lineno, seq, data, value, _validate(value))
     except ValidationError as exc:
         return Record(lineno, seq, data, value, None, describe_validation_error(value, exc))
+
+
+def long_line(head: bytes, length: int, digest: bytes, lineno: int, seq: int) -> Record:
+    """A line longer than :data:`MAX_LINE_BYTES`: malformed, never decoded, only its first bytes kept."""
+    error = f"the line is {length:,} bytes long; a line may hold at most {MAX_LINE_BYTES:,} (1 MiB)"
+    return Record(lineno, seq, head, error=error, raw_only=True, length=length, digest=digest, truncated=True)
+
+
+def _lines(fh: Any) -> Iterator[tuple[bytes, int, bytes | None]]:
+    """The lines of a binary file as (bytes, length, digest): a line longer than MAX_LINE_BYTES is read
+    in pieces and given as its first bytes, its length and its sha256, never held whole."""
+    while True:
+        line = fh.readline(MAX_LINE_BYTES + 2)
+        if not line:
+            return
+        if len(line) <= MAX_LINE_BYTES + 1 or line.endswith(b"\n"):
+            yield line, len(line), None
+            continue
+        digest = hashlib.sha256(line.rstrip(b"\n"))
+        head, length = line[:_KEPT_OF_LONG_LINE], len(line)
+        while not line.endswith(b"\n"):
+            line = fh.readline(MAX_LINE_BYTES)
+            if not line:
+                break
+            length += len(line)
+            digest.update(line.rstrip(b"\n"))
+        yield head, length - line.endswith(b"\n"), digest.digest()
 
 
 def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchLog]:
@@ -109,8 +246,18 @@ def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchL
         fh = None
     try:
         # Lines end at "\n" only (a stray "\r" stays in its line), from a file or from bytes alike.
-        lines = fh if fh is not None else io.BytesIO(data)  # type: ignore[arg-type]
-        for lineno, line in enumerate(lines, 1):
+        lines = _lines(fh if fh is not None else io.BytesIO(data))
+        skipped: Record | None = None  # the record that stands for the lines past MAX_MATCH_EVENTS
+        for lineno, (line, length, digest) in enumerate(lines, 1):
+            if digest is not None:  # too long to read: a malformed line, whatever it holds
+                if skipped is None:
+                    rec = long_line(line, length, digest, lineno, seq + 1)
+                    current = current or MatchLog(source, lineno, orphan=True)
+                    seq += 1
+                    current.records.append(rec)
+                else:
+                    _skip(skipped, lineno)
+                continue
             stripped = line.strip()
             if not stripped:
                 continue
@@ -118,6 +265,9 @@ def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchL
                 stripped = stripped[len(_BOM) :].strip()
                 if not stripped:
                     continue
+            if skipped is not None and b"match_start" not in stripped:
+                _skip(skipped, lineno)
+                continue
             rec = decode_line(stripped, lineno, seq + 1)
             if rec.type == "match_start":
                 if current is not None:
@@ -125,8 +275,18 @@ def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchL
                 current = MatchLog(source, lineno)
                 seq = 0
                 rec.seq = 1
+                skipped = None
+            elif skipped is not None:
+                _skip(skipped, lineno)
+                continue
             elif current is None:
                 current = MatchLog(source, lineno, orphan=True)
+            if current is not None and len(current.records) >= MAX_MATCH_EVENTS:
+                skipped = Record(lineno, seq + 1, b"", error="", raw_only=True, truncated=True)
+                _skip(skipped, lineno, first=True)
+                current.records.append(skipped)
+                seq += 1
+                continue
             seq += 1
             rec.seq = seq
             current.records.append(rec)
@@ -139,13 +299,23 @@ def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchL
         yield current
 
 
+def _skip(rec: Record, lineno: int, first: bool = False) -> None:
+    """Count one more line past the events a match may hold, in the record that stands for them."""
+    rec.length = 1 if first else rec.length + 1
+    last = f"lines {rec.line}-{lineno} ({rec.length:,} lines)" if rec.length > 1 else f"line {rec.line}"
+    rec.error = f"a match holds at most {MAX_MATCH_EVENTS:,} events: {last} not read"
+
+
 def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
     """Files named, and every ``*.jsonl`` of each folder named (sorted); PathError if missing."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            out.extend(sorted(q for q in path.glob("*.jsonl") if q.is_file()))
+            found = sorted(q for q in path.glob("*.jsonl") if q.is_file())
+            if not found:
+                raise PathError(f"{p}: no .jsonl files in the folder")
+            out.extend(found)
         elif path.exists():
             out.append(path)
         else:
