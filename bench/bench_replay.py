@@ -31,11 +31,7 @@ import json
 import platform
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dominolog.log.reader import MatchLog, iter_matches
 from dominolog.simulate import simulate_match

@@ -127,9 +127,9 @@ def verify_in_process(db: Path) -> tuple[int, int]:
 
 
 def export_in_process(db: Path) -> bytes:
-    """What ``dominolog export --all`` (jsonl) does: every stored match's records, their lines joined."""
+    """What ``dominolog export --all`` (jsonl) does: every stored match's lines, joined."""
     matches, store = export_cli._gather([], True, db)
-    data = b"".join(r.data + b"\n" for _, records in matches for r in records)
+    data = b"".join(line + b"\n" for m in matches for line in m.lines())
     if store is not None:
         store.close()
     return data

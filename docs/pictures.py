@@ -1,21 +1,19 @@
-"""Rebuild the table pictures in docs/: ``python docs/pictures.py`` from the repository root.
+"""Rebuild the table pictures in docs/: ``python docs/pictures.py`` with dominolog installed.
 
 ``tests/test_pictures.py`` checks that the files are what this writes, and parses them.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from dominolog.layouts.picture import svg_picture
+from dominolog.log.reader import iter_matches
+from dominolog.log.writer import dump_line
+from dominolog.reducer import reduce_match
+from dominolog.simulate import simulate_match
 
-from dominolog.layouts.picture import svg_picture  # noqa: E402
-from dominolog.log.reader import iter_matches  # noqa: E402
-from dominolog.reducer import reduce_match  # noqa: E402
-from dominolog.simulate import simulate_match  # noqa: E402
-from tests.helpers import to_bytes  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DOCS = ROOT / "docs"
 #: (file, title, where the log comes from, the seq to draw)
@@ -30,7 +28,7 @@ def table_at(source: str, seq: int):
         (log,) = iter_matches(ROOT / "replays" / "39-worked-example.jsonl")
     else:
         events = simulate_match("double-bergen", 3, 0, ["Ana", "Ben", "Cleo", "Dev"])
-        (log,) = iter_matches("simulated", to_bytes(events))
+        (log,) = iter_matches("simulated", "".join(dump_line(e) + "\n" for e in events).encode())
     upto = seq or log.records[-1].seq
     hand = reduce_match(log, upto).state.hand
     return hand.layout

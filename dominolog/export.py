@@ -79,9 +79,22 @@ def csv_rows(match_id: str, report: MatchReport) -> Iterator[list[Any]]:
         yield [match_id, report.variant or "", h.number, h.end, winner, *seats]
 
 
+#: a text cell starting with one of these could be run as a formula by a spreadsheet
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_safe(cell: Any) -> Any:
+    """A CSV cell a spreadsheet will not run (OWASP, "CSV injection"): text that starts with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``. Numbers stay numbers (a
+    score of -1 is a number, not a formula)."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 def csv_text(rows: Iterable[list[Any]]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_HEADER)
-    w.writerows(rows)
+    w.writerows([formula_safe(c) for c in row] for row in rows)
     return buf.getvalue()

@@ -216,7 +216,7 @@ class MatchReducer:
         self._apply(rec, ev)
 
     def _chain(self, rec: Record) -> None:
-        obj = rec.obj
+        obj = rec.obj if not rec.raw_only else None  # a value not as written carries no hash to trust
         canon = record_canon(rec)
         prev_head = self._head
         self._head = chain_hash_bytes(prev_head, canon)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dominolog.layouts.grid import GridLayout
+from dominolog.layouts.picture import text_picture
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer import MatchReducer
 from dominolog.state import HandState, MatchState
@@ -53,7 +54,7 @@ def _grid_lines(state: MatchState, hand: HandState, layout: GridLayout) -> list[
     """A 2-D table: its picture, the open ends by name, and what the variant keeps (suit, scores)."""
     n = len(layout.on_board)
     lines = [f"  table, {n} tile{'s' * (n != 1)}:"]
-    lines.extend("    " + row for row in layout.render().splitlines())
+    lines.extend("    " + row for row in text_picture(layout).splitlines())
     ends = ", ".join(f"{name} {v}" for name, v in layout.ends().items())
     lines.append(f"  open ends: {ends or '(none)'}")
     preferred = hand.extra.get("preferred")

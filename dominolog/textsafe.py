@@ -10,8 +10,8 @@ JSON's own escapes.
 
 - C0 controls (U+0000-U+001F, tab and newline included), DEL (U+007F) and C1
   controls (U+0080-U+009F) are written as ``\\xNN``;
-- bidirectional controls (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and
-  lone surrogates as ``\\uNNNN``;
+- bidirectional controls (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), lone
+  surrogates and the non-characters U+FFFE, U+FFFF as ``\\uNNNN``;
 - a backslash stays a backslash (the escapes are for reading, not for parsing
   back);
 - text longer than ``limit`` characters is cut: its first ``limit`` characters,
@@ -25,7 +25,7 @@ import re
 #: how many characters of a name, id, note or value a person is shown before it is cut
 LIMIT = 200
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]")
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -53,6 +53,23 @@ def shown_markup(text: object, limit: int = LIMIT) -> str:
     from rich.markup import escape
 
     return escape(shown(text, limit))
+
+
+def _picture(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures: "\x1b" is drawn as "␛"
+    return "\u2421" if code == 0x7F else "\ufffd"
+
+
+def visible(text: str, lines: bool = False) -> str:
+    """``text`` with every character :func:`shown` would escape drawn as ONE visible character (the
+    Unicode control pictures for C0 and DEL, U+FFFD for the others): the same length, so styles laid
+    over a Rich ``Text`` stay in place (the viewer uses it; nothing is cut). With ``lines``, a newline
+    stays a newline (a panel's own line breaks)."""
+    if lines:
+        return "\n".join(_UNSAFE.sub(_picture, part) for part in text.split("\n"))
+    return _UNSAFE.sub(_picture, text)
 
 
 def has_unsafe(text: str) -> bool:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -10,6 +12,7 @@ from typing import Any
 
 from dominolog.log.reader import expand_paths, iter_matches
 from dominolog.reducer import MatchReport, verify_match
+from dominolog.textsafe import shown
 
 
 @contextmanager
@@ -47,19 +50,44 @@ def _winner(w: Any) -> str:
     return "+".join(w) if isinstance(w, list) else str(w)
 
 
-def report_lines(r: MatchReport) -> list[str]:
-    """The readable form: one line for the match, one per violation and unverified rule."""
+_REASON = re.compile(r"\(([^()]*)\)\s*$")
+
+
+def unverified_reasons(r: MatchReport) -> Counter[str]:
+    """The match's unverified rules counted by why they could not be checked (the message's closing
+    parenthesis, e.g. "draws not seen leave open which tiles were held then")."""
+    reasons: Counter[str] = Counter()
+    for v in r.unverified:
+        m = _REASON.search(v.message)
+        reasons[m.group(1) if m else "hidden tiles"] += 1
+    return reasons
+
+
+def report_lines(r: MatchReport, verbose: bool = False) -> list[str]:
+    """The readable form: one line for the match, one per violation; the unverified rules as one line
+    counting them by reason, or one line each with ``verbose``. Text from the log is shown escaped."""
     status = "OK" if r.valid else "INVALID"
-    players = " vs ".join(r.players) or "-"
-    totals = ", ".join(f"{p} {v}" for p, v in r.totals.items()) or "-"
+    players = " vs ".join(shown(p, 40) for p in r.players) or "-"
+    totals = ", ".join(f"{shown(p, 40)} {v}" for p, v in r.totals.items()) or "-"
     state = "complete" if r.complete else "incomplete"
     head = f"{r.head[:12]}..."
+    source = shown(r.source, 500)
     lines = [
-        f"{status} {r.source}:{r.line} {r.variant or '?'} {players} | {len(r.hands)} hand{'s' * (len(r.hands) != 1)}, "
-        f"totals {totals}, winner {_winner(r.winner)} | {state} | head {head}"
+        f"{status} {source}:{r.line} {shown(r.variant or '?')} {players} | {len(r.hands)} "
+        f"hand{'s' * (len(r.hands) != 1)}, totals {totals}, winner {shown(_winner(r.winner), 90)} "
+        f"| {state} | head {head}"
     ]
     for v in r.violations:
-        lines.append(f"{r.source}:{v.line}: seq {v.seq}: {v.code}: {v.message}")
-    for v in r.unverified:
-        lines.append(f"{r.source}:{v.line}: seq {v.seq}: unverified {v.code}: {v.message}")
+        lines.append(f"{source}:{v.line}: seq {v.seq}: {v.code}: {shown(v.message, 1000)}")
+    if verbose:
+        for v in r.unverified:
+            lines.append(f"{source}:{v.line}: seq {v.seq}: unverified {v.code}: {shown(v.message, 1000)}")
+    elif r.unverified:
+        why = "; ".join(
+            f"{n} {shown(reason, 200)}" if len(reasons) > 1 else shown(reason, 200)
+            for reasons in [unverified_reasons(r)]
+            for reason, n in reasons.most_common()
+        )
+        n = len(r.unverified)
+        lines.append(f"  {n} rule{'s' * (n != 1)} not checkable: {why} (--verbose lists them)")
     return lines

@@ -1,6 +1,9 @@
-"""Rebuild the bundled replays: ``python replays/build.py`` from the repository root.
+"""Rebuild the bundled replays: ``python replays/build.py`` with dominolog installed.
 
-Every file is deterministic; ``tests/test_replays.py`` checks what ``verify`` says of each.
+Every file is deterministic; ``tests/test_replays.py`` checks what ``verify`` says of each. Run as a
+script, it finds its siblings (``replays``, ``tests``) through the repository root, added at the END
+of ``sys.path`` so that ``dominolog`` is still the installed package; imported by the tests, it
+changes nothing.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not __package__:  # run as a script
+    sys.path.append(str(ROOT))
 
 from dominolog.log.hashchain import add_hashes  # noqa: E402
 from dominolog.log.writer import dump_line  # noqa: E402

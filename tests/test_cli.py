@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from dominolog.cli import app
 from dominolog.log.writer import dump_line
 from dominolog.schema import render, schema_documents
 from dominolog.simulate import simulate_match
+from tests.conftest import console_script
 from tests.ghost13_scenarios import DIRECT_ANA, DIRECT_BEN, DIRECT_PLAYS, HIGH, LOW, direct_hand
 from tests.helpers import deal, hand_end, match_log, pass_, to_bytes
 
@@ -141,8 +141,10 @@ def test_verify_json_lists_unverified_rules_without_making_the_match_invalid(tmp
     assert [(h["end"], h["winner"], h["points"]) for h in m["hands"]] == [("block", "Ben", {"Ana": 0, "Ben": 124})]
     text = invoke("verify", str(path))
     assert text.exit_code == 0
-    assert text.stdout.splitlines()[1].startswith(f"{path}:15: seq 15: unverified score-mismatch: ")
+    assert text.stdout.splitlines()[1] == "  1 rule not checkable: hidden tiles (--verbose lists them)"
     assert text.stdout.splitlines()[-1] == "1 matches: 1 valid, 0 invalid; 1 rules unverified (hidden tiles)"
+    verbose = invoke("verify", "--verbose", str(path))
+    assert verbose.stdout.splitlines()[1].startswith(f"{path}:15: seq 15: unverified score-mismatch: ")
 
 
 def test_verify_a_folder_checks_every_jsonl_in_it(tmp_path: Path) -> None:
@@ -436,10 +438,11 @@ def test_show_a_missing_file(tmp_path: Path) -> None:
     no_traceback(result)
 
 
-@pytest.mark.skipif(shutil.which("dominolog") is None, reason="the console script is not installed")
 def test_the_installed_command_reports_errors_without_a_traceback(tmp_path: Path) -> None:
     path = write(tmp_path / "m.jsonl", WON_BY_BEN)
-    done = subprocess.run(["dominolog", "show", str(path), "--match", "3"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [console_script(), "show", str(path), "--match", "3"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 2
     assert done.stderr == f"dominolog: {path}: there is no match 3 (the file holds 1)\n"
 

@@ -4,6 +4,7 @@ file it reads at run time shipped."""
 from __future__ import annotations
 
 import os
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -22,6 +23,14 @@ def test_the_installed_package_is_tested_not_the_checkout() -> None:
         f"the tests imported {where}, the checkout's dominolog/: run them as .ci/run does "
         "(pip install '.[test]' then the pytest script), or set DOMINOLOG_TEST_CHECKOUT=1 for an editable install"
     )
+
+
+def test_the_checkout_is_not_on_the_import_path() -> None:
+    """Nothing (a test, a script the tests load) put the checkout on sys.path: its dominolog/ stays out."""
+    if os.environ.get("DOMINOLOG_TEST_CHECKOUT"):
+        return
+    on_path = [p for p in sys.path if p in ("", ".") or Path(p).resolve() == ROOT]
+    assert on_path == [], f"the checkout is on sys.path: {on_path}"
 
 
 def test_every_data_file_is_shipped() -> None:

@@ -426,7 +426,7 @@ def test_cli_replay_no_such_match_in_the_store(tmp_path: Path, launched: list[Re
     with open_store(db) as store:
         list(store.import_matches(iter_matches(DISPUTED)))
     result = runner.invoke(cli_app, ["replay", "--db", str(db), "nosuch"])
-    assert result.exit_code == 2 and "no match 'nosuch' (it holds 2" in result.output
+    assert result.exit_code == 1 and "no match 'nosuch' (it holds 2" in result.output
 
 
 # -- snapshots (SVG, reviewed by eye; tests/__snapshots__/test_tui/) ------------------------------------------

@@ -99,6 +99,23 @@ def command() -> Any:
     return _english(typer.main.get_command(app))
 
 
+def _run() -> None:
+    """Run the command; a usage error is shown in words (Typer hands on pydantic's "Value error, ..."
+    for a bad choice), with exit status 2."""
+    # click's base of every usage error, found from Typer's public BadParameter (Typer may vendor click)
+    click_exception = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    try:
+        code = command().main(prog_name="dominolog", standalone_mode=False)
+    except click_exception as exc:
+        exc.message = exc.message.replace("Value error, ", "")
+        exc.show()
+        raise SystemExit(exc.exit_code) from None
+    except typer.Abort:
+        sys.stderr.write("dominolog: aborted\n")
+        raise SystemExit(1) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
 def _bad_argument() -> int | None:
     """The position (from 1) of the first command-line argument that is not valid UTF-8, or None.
     (Python hands such bytes on as lone surrogates: printing them would fail later.)"""
@@ -117,7 +134,7 @@ def main() -> None:
         sys.stderr.write(f"dominolog: usage error: argument {bad} is not valid UTF-8 text\n")
         raise SystemExit(2)
     try:
-        command()(prog_name="dominolog")
+        _run()
     except KeyboardInterrupt:
         sys.stderr.write("dominolog: interrupted\n")
         raise SystemExit(130) from None

@@ -9,7 +9,8 @@ from typing import Annotated, NoReturn
 import typer
 
 from dominolog.log.reader import MatchLog, PathError, iter_matches
-from dominolog.store import Store, StoreError, open_store
+from dominolog.store import DamagedStoreError, Store, StoreError, open_store
+from dominolog.textsafe import shown
 
 DbOption = Annotated[
     Path,
@@ -32,12 +33,15 @@ def fail(message: str, code: int = 2) -> NoReturn:
 OPENED: list[Path] = []
 
 
-def store_or_fail(path: Path, create: bool = True) -> Store:
-    """Open the store, or exit 2 with the reason."""
+def store_or_fail(path: Path, create: bool = True, write: bool | None = None) -> Store:
+    """Open the store (``create``: make it if missing; ``write``: the command will write, default
+    ``create``), or exit with the reason: 1 for a damaged store, else 2."""
     try:
-        store = open_store(path, create=create)
+        store = open_store(path, create=create, write=write)
+    except DamagedStoreError as exc:
+        fail(shown(str(exc), 2000), 1)
     except StoreError as exc:
-        fail(str(exc))
+        fail(shown(str(exc), 2000))
     OPENED.append(path)
     return store
 
@@ -45,18 +49,39 @@ def store_or_fail(path: Path, create: bool = True) -> Store:
 def read_matches(file: Path) -> list[MatchLog]:
     """Every match of a log file, or exit 2 saying why it cannot be read."""
     if not file.is_file():
-        fail(f"{file}: no such file")
+        fail(f"{shown(file)}: no such file")
     try:
         return list(iter_matches(file))
     except PathError as exc:
-        fail(str(exc))
+        fail(shown(str(exc), 2000))
 
 
 def match_of_file(file: Path, match: int) -> tuple[MatchLog, int]:
     """Match number ``match`` (from 1) of a log file and how many the file holds, or exit 2."""
     logs = read_matches(file)
     if not logs:
-        fail(f"{file}: no events in the file")
+        fail(f"{shown(file)}: no events in the file")
     if match > len(logs):
-        fail(f"{file}: there is no match {match} (the file holds {len(logs)})")
+        fail(f"{shown(file)}: there is no match {match} (the file holds {len(logs)})")
     return logs[match - 1], len(logs)
+
+
+def match_id_or_fail(store: Store, db: Path, match_id: str) -> str:
+    """``match_id`` if the store holds it, else exit 1 naming the closest ids it holds."""
+    if store.has_match(match_id):
+        return match_id
+    close = store.close_ids(match_id)
+    hint = f"; did you mean {', '.join(shown(c, 100) for c in close)}?" if close else ""
+    if not close:
+        count = len(store.match_ids())
+        hint = f" (it holds {count}: dominolog list --db {shown(db)})" if count else " (it is empty)"
+    fail(f"{shown(db)}: no match {shown(match_id, 100)!r}{hint}", 1)
+
+
+def stored_match(db: Path, match_id: str) -> MatchLog:
+    """A match of the store as a log (its records as stored), or exit: 2 if the store cannot be
+    used, 1 if it holds no such match (naming the closest ids)."""
+    with store_or_fail(db, create=False) as store:
+        match_id_or_fail(store, db, match_id)
+        records = [rec for rec, _ in store.records(match_id)]
+    return MatchLog(f"{db}#{match_id}", 1, records)

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import DEFAULT_DB, DbOption, fail, read_matches, store_or_fail
+from dominolog.cli.common import DEFAULT_DB, fail, match_id_or_fail, read_matches, store_or_fail
 from dominolog.export import csv_rows, csv_text, scored_lines
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
 from dominolog.log.reader import Record
 from dominolog.reducer import MatchReducer, MatchReport
 from dominolog.store import Store
+from dominolog.textsafe import shown
 from dominolog.verify import verify_document
 
 
@@ -30,10 +34,13 @@ class Format(StrEnum):
 class _Match:
     """A match to export: from a file (its records, read) or from the store (read when needed)."""
 
-    def __init__(self, name: str, records: list[Record] | None = None, store: Store | None = None) -> None:
+    def __init__(
+        self, name: str, records: list[Record] | None = None, store: Store | None = None, slug: str | None = None
+    ) -> None:
         self.name = name
         self._records = records
         self.store = store
+        self.slug = slug or name  # what its picture's file is named after
 
     @property
     def records(self) -> list[Record]:
@@ -48,20 +55,26 @@ class _Match:
         return [r.data for r in self.records]
 
 
-def _gather(targets: list[str], every: bool, db: Path) -> tuple[list[_Match], Store | None]:
-    """The matches asked for: files as they are, match ids from the store."""
+def _gather(targets: list[str], every: bool, db: Path | None) -> tuple[list[_Match], Store | None]:
+    """The matches asked for. With ``--db`` every target is a match id of that store; without it a
+    target that is a file is read as a log, and any other is an id of the default store."""
     out: list[_Match] = []
-    ids = [t for t in targets if not Path(t).is_file()]
-    store = store_or_fail(db, create=False) if ids or every else None
-    for t in targets:
-        if Path(t).is_file():
-            out += [_Match(f"{t}:{log.line}", log.records) for log in read_matches(Path(t))]
+    store_path = db if db is not None else Path(os.environ.get("DOMINOLOG_DB") or DEFAULT_DB)
+    ids = targets if db is not None else [t for t in targets if not Path(t).is_file()]
+    if ids and db is None and not store_path.exists():
+        fail(f"{shown(ids[0], 200)}: no such file (and no store {shown(store_path)} to find it as a match id)")
+    store = store_or_fail(store_path, create=False) if ids or every else None
+    if db is None:
+        for t in targets:
+            if Path(t).is_file():
+                out += [
+                    _Match(f"{t}:{log.line}", log.records, slug=f"{Path(t).stem}-{log.line}")
+                    for log in read_matches(Path(t))
+                ]
     if store is not None:
-        known = set(store.match_ids())
         for mid in ids:
-            if mid not in known:
-                fail(f"{mid}: no such file, and no such match in {db}")
-        out += [_Match(mid, store=store) for mid in (sorted(known) if every else ids)]
+            match_id_or_fail(store, store_path, mid)
+        out += [_Match(mid, store=store) for mid in (store.match_ids() if every else ids)]
     return out, store
 
 
@@ -72,10 +85,18 @@ def _report(name: str, records: list[Record]) -> MatchReport:
     return reducer.report()
 
 
+#: the format an ``--out`` file's suffix asks for
+SUFFIXES = {".svg": "svg", ".txt": "text", ".csv": "csv", ".json": "json", ".jsonl": "jsonl"}
+
+
 def export(
     targets: Annotated[
         list[str] | None,
-        typer.Argument(help="Log files, or ids of matches in the store.", show_default=False),
+        typer.Argument(
+            help="Log files, or ids of matches in the store (with --db: always ids).",
+            show_default=False,
+            metavar="FILE|MATCH",
+        ),
     ] = None,
     every: Annotated[bool, typer.Option("--all", help="Every match in the store.")] = False,
     fmt: Annotated[
@@ -83,7 +104,8 @@ def export(
         typer.Option(
             "--format",
             help="jsonl: the log as stored, byte for byte; csv: one row per hand; json: the verify document; "
-            "svg or text: a picture of the table at --at. Default: svg with --at, else jsonl.",
+            "svg or text: a picture of the table at --at (default: as the match ended). "
+            "Default: from the suffix of --out, else svg with --at, else jsonl.",
             show_default=False,
         ),
     ] = None,
@@ -96,25 +118,45 @@ def export(
     match: Annotated[
         int | None, typer.Option("--match", min=1, help="Only this match of the file (1 = the first).")
     ] = None,
-    db: DbOption = DEFAULT_DB,
-    out: Annotated[Path | None, typer.Option(help="Write to this file instead of standard output.")] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db",
+            help="The match store (a SQLite file); the arguments are then match ids. "
+            "Default: DOMINOLOG_DB, else dominolog.db.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write to this file instead of standard output (pictures of several matches: into this folder).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Export matches from the store (ids, or --all) or from log files."""
     targets = targets or []
     if fmt is None:
-        fmt = Format.svg if at is not None else Format.jsonl
+        by_suffix = SUFFIXES.get(out.suffix.lower()) if out is not None else None
+        fmt = Format(by_suffix) if by_suffix else Format.svg if at is not None else Format.jsonl
     if not targets and not every:
         fail("give log files or match ids, or --all for every match in the store")
+    if scored and fmt is not Format.jsonl:
+        fail(f"--scored rewrites the log's claims: it works with --format jsonl, not {fmt.value}")
+    if at is not None and fmt not in (Format.svg, Format.text):
+        fail(f"--at picks the event to draw: it works with --format svg or text, not {fmt.value}")
     matches, store = _gather(targets, every, db)
     if match is not None:
         if match > len(matches):
-            fail(f"{targets[0] if targets else db}: there is no match {match} (it holds {len(matches)})")
+            fail(f"{shown(targets[0] if targets else db)}: there is no match {match} (it holds {len(matches)})")
         matches = [matches[match - 1]]
     if fmt in (Format.svg, Format.text):
-        if not matches:
-            fail(f"{targets[0] if targets else db}: no match to draw")
-        data = _picture(matches[0].name, matches[0].records, at, fmt)
-    elif fmt is Format.jsonl:
+        _pictures(matches, at, fmt, out)
+        if store is not None:
+            store.close()
+        return
+    if fmt is Format.jsonl:
         lines: list[bytes] = []
         for m in matches:
             lines += list(scored_lines(m.records)) if scored else m.lines()
@@ -126,29 +168,65 @@ def export(
         data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
     if store is not None:
         store.close()
+    _write(data, out)
+
+
+def _write(data: bytes, out: Path | None) -> None:
     if out is None:
-        typer.echo(data.decode("utf-8", "replace"), nl=False)
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
         return
     try:
         out.write_bytes(data)
     except OSError as exc:
-        fail(f"{out}: cannot write: {exc.strerror or exc}")
+        fail(f"{shown(out)}: cannot write: {exc.strerror or exc}")
+
+
+def _pictures(matches: list[_Match], at: int | None, fmt: Format, out: Path | None) -> None:
+    """One picture, to ``out`` or standard output; several, one file each into the folder ``out``."""
+    if not matches:
+        fail("no match to draw")
+    if len(matches) == 1 and not (out is not None and out.is_dir()):
+        _write(_picture(matches[0].name, matches[0].records, at, fmt), out)
+        return
+    if out is None:
+        fail(f"{len(matches)} matches to draw: give --out FOLDER to write one picture per match")
+    if out.exists() and not out.is_dir():
+        fail(f"{shown(out)}: {len(matches)} matches to draw need a folder, and this is a file")
+    out.mkdir(parents=True, exist_ok=True)
+    suffix = ".svg" if fmt is Format.svg else ".txt"
+    for m in matches:
+        _write(_picture(m.name, m.records, at, fmt), out / (_file_name(m.slug) + suffix))
+    typer.echo(f"{len(matches)} pictures -> {shown(out)}", err=True)
+
+
+def _file_name(name: str) -> str:
+    """A match id made safe as a file name: letters, digits, ``.``, ``-`` and ``_`` only."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:100].lstrip(".")
+    return safe or "match"
 
 
 def _picture(name: str, records: list[Record], at: int | None, fmt: Format) -> bytes:
     last = records[-1].seq if records else 0
     if at is not None and at > last:
-        fail(f"{name}: the match has {last} events; there is no seq {at}")
+        fail(f"{shown(name)}: the match has {last} events; there is no seq {at}")
     seq = at if at is not None else last
     reducer = MatchReducer(name, 1)
+    drawn = None  # the open hand after the last event fed (or, as the match ended, the last hand played)
     for rec in records:
         if rec.seq > seq:
             break
         reducer.feed(rec)
-    state = reducer.state
-    hand = state.hand if state is not None else None
-    if state is None or hand is None:
-        fail(f"{name}: no hand is open at seq {seq} (between hands, or the match is over)")
+        state = reducer.state
+        if state is not None and state.hand is not None:
+            drawn = (state, state.hand, rec.seq)
+        elif at is not None:
+            drawn = None
+    if drawn is None:
+        if at is not None:
+            fail(f"{shown(name)}: no hand is open at seq {seq} (between hands, or the match is over)")
+        fail(f"{shown(name)}: no hand was played: there is no table to draw")
+    state, hand, seq = drawn
     layout = hand.layout
     grid = layout if isinstance(layout, GridLayout) else line_as_grid(layout)
     if fmt is Format.text:

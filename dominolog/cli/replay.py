@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import fail, match_of_file, store_or_fail
+from dominolog.cli.common import fail, match_of_file, stored_match
 from dominolog.log.reader import MatchLog
-from dominolog.store import StoreError
+from dominolog.textsafe import shown
 
 
 def _from_file(file: Path, match: int) -> tuple[MatchLog, str]:
@@ -19,16 +19,7 @@ def _from_file(file: Path, match: int) -> tuple[MatchLog, str]:
 
 
 def _from_store(db: Path, match_id: str) -> tuple[MatchLog, str]:
-    try:
-        with store_or_fail(db, create=False) as store:
-            if not store.has_match(match_id):
-                known = store.match_ids()
-                hint = f" (it holds {len(known)}: dominolog list --db {db})" if known else " (it is empty)"
-                fail(f"{db}: no match {match_id!r}{hint}")
-            records = [rec for rec, _ in store.records(match_id)]
-    except StoreError as exc:
-        fail(str(exc))
-    return MatchLog(f"{db}#{match_id}", 1, records), match_id
+    return stored_match(db, match_id), match_id
 
 
 def replay(
@@ -50,7 +41,7 @@ def replay(
     """Step through a match in the terminal: the table, the hands, the scores and every event,
     violations marked. Keys are shown at the bottom (? lists them all)."""
     log, title = _from_store(db, target) if db is not None else _from_file(Path(target), match)
-    where = log.source if db is not None else f"{log.source}: match {match}"
+    where = shown(log.source) if db is not None else f"{shown(log.source)}: match {match}"
     if not log.records:
         fail(f"{where}: the match has no events")
     last = log.records[-1].seq
@@ -64,3 +55,5 @@ def replay(
     gc.collect()
     gc.freeze()
     app.run()
+    if app.return_code:  # the viewer failed (Textual has printed why): say so in the exit status
+        fail(f"the replay viewer stopped on an error (exit status {app.return_code})", app.return_code)

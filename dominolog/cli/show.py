@@ -8,24 +8,48 @@ from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import fail, match_of_file
+from dominolog.cli.common import fail, match_of_file, stored_match
 from dominolog.reducer import reduce_match
 from dominolog.render import render_state
+from dominolog.textsafe import shown
 
 
 def show(
-    file: Annotated[Path, typer.Argument(help="A log file (JSON Lines).", show_default=False)],
+    target: Annotated[
+        str,
+        typer.Argument(
+            help="A log file (JSON Lines); with --db, a match id of the store.",
+            show_default=False,
+            metavar="FILE|MATCH",
+        ),
+    ],
     match: Annotated[int, typer.Option("--match", min=1, help="Which match of the file (1 = the first).")] = 1,
     at: Annotated[
         int | None, typer.Option("--at", min=1, help="Show the state after this event (seq); default: the last.")
     ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="Show a match of this store (a SQLite file): the argument is then its id."),
+    ] = None,
 ) -> None:
-    """Print the table, each hand, whose turn, the scores and the violations so far."""
-    log, count = match_of_file(file, match)
+    """Print the table, each hand, whose turn, the scores and the violations so far.
+    Exit 1 when the file holds no match (only lines that are not events)."""
+    if db is not None:
+        log, count = stored_match(db, target), 1
+        where = f"{shown(db)}: match {shown(target, 100)}"
+    else:
+        log, count = match_of_file(Path(target), match)
+        where = f"{shown(target)}: match {match}"
+    if log.orphan:  # no match_start: nothing to show but what is wrong
+        for rec in log.records:
+            if rec.error is not None:
+                typer.echo(f"{shown(log.source)}:{rec.line}: malformed: {shown(rec.error, 500)}")
+        fail(f"{shown(log.source)}: not a match: no match_start line", 1)
     last = log.records[-1].seq
     if at is not None and at > last:
-        fail(f"{file}: match {match} has {last} events; there is no seq {at}")
+        fail(f"{where} has {last} events; there is no seq {at}")
     seq = at if at is not None else last
     reducer = reduce_match(log, seq)
     width = max(40, min(shutil.get_terminal_size((80, 24)).columns, 120) - 2)
-    typer.echo(render_state(reducer, log, seq, match, count, width))
+    text = render_state(reducer, log, seq, match, count, width)
+    typer.echo("\n".join(shown(line, 2000) for line in text.split("\n")))

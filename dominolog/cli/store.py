@@ -5,15 +5,19 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
+from dominolog.cli.progress import LateProgress
 from dominolog.log.reader import MatchLog, PathError, expand_paths, iter_matches
-from dominolog.store import ConflictError, ImportResult, StoreError
+from dominolog.store import ConflictError, DamagedStoreError, ImportResult, RefusedError, StoreError
+from dominolog.textsafe import shown
 from dominolog.verify import batch_gc
 
 
@@ -22,57 +26,50 @@ def import_(
         list[Path], typer.Argument(help="Log files (JSON Lines) or folders (every *.jsonl).", show_default=False)
     ],
     db: DbOption = DEFAULT_DB,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, only the summary.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors: no progress, no summary.")] = False,
 ) -> None:
-    """Store every match of the files, each in one transaction. Matches already stored are skipped;
-    matches with violations are stored too (the log is what happened at the table) and marked invalid."""
+    """Store every match of the files, each in one transaction. Matches already stored (the same id and
+    the same lines) are skipped; the same id with other lines is a conflict (exit 1). Matches with
+    violations are stored too (the log is what happened at the table) and marked invalid."""
     try:
         files = list(expand_paths(paths))
     except PathError as exc:
-        fail(str(exc))
+        fail(shown(str(exc), 2000))
     store = store_or_fail(db)
     results: list[ImportResult] = []
     total_bytes = sum(f.stat().st_size for f in files)
-    show = not quiet and sys.stderr.isatty()
     start = time.perf_counter()
-    with store, batch_gc():
-        if show:
-            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
-
-            progress = Progress(
-                TextColumn("importing"), BarColumn(), TransferSpeedColumn(), TimeRemainingColumn(), transient=True
-            )
-            task = progress.add_task("import", total=total_bytes)
-            progress.start()
-        try:
-            for f in files:
-                logs = iter_matches(f)
-                if show:
-                    logs = _advancing(logs, lambda n: progress.advance(task, n))
-                try:
-                    results.extend(store.import_matches(logs))
-                except StoreError as exc:  # the store itself cannot be written (locked): stop here
-                    if show:
-                        progress.stop()
-                    fail(str(exc))
-        finally:
-            if show:
+    with store, batch_gc(), LateProgress(total_bytes, "importing", enabled=not quiet) as progress:
+        for f in files:
+            logs = _advancing(iter_matches(f), progress.advance)
+            try:
+                results.extend(store.import_matches(logs))
+            except StoreError as exc:  # the store itself cannot be written (locked, damaged): stop here
                 progress.stop()
+                fail(shown(str(exc), 2000), 1 if isinstance(exc, DamagedStoreError) else 2)
+            except PathError as exc:
+                progress.stop()
+                fail(shown(str(exc), 2000))
     elapsed = time.perf_counter() - start
     imported = [r for r in results if r.status == "imported"]
     events = sum(r.events for r in imported)
     for r in results:
-        if r.status != "imported":
-            typer.echo(f"{r.source}:{r.line}: {r.status}: {r.reason}")
-        elif not r.valid:
-            typer.echo(f"{r.source}:{r.line}: imported {r.match_id} (invalid: `dominolog verify --db` tells why)")
-    rate = f", {events / elapsed:,.0f} events/s" if elapsed > 0 and events else ""
-    typer.echo(
-        f"{len(imported)} imported ({sum(not r.valid for r in imported)} invalid), "
-        f"{sum(r.status == 'skipped' for r in results)} skipped, {sum(r.status == 'failed' for r in results)} failed; "
-        f"{events:,} events in {elapsed:.2f} s{rate} -> {db}"
-    )
-    if any(r.status == "failed" for r in results):
+        where = f"{shown(r.source)}:{r.line}"
+        if r.status in ("failed", "conflict"):
+            typer.echo(f"{where}: {r.status}: {shown(r.reason, 400)}", err=True)
+        elif r.status == "imported" and not r.valid and not quiet:
+            typer.echo(f"{where}: stored {shown(r.match_id)} (invalid: `dominolog verify --db` tells why)")
+    if not quiet:
+        rate = f", {events / elapsed:,.0f} events/s" if elapsed > 0 and events else ""
+        counts = Counter(r.status for r in results)
+        invalid = sum(not r.valid for r in imported)
+        parts = [f"{len(imported)} stored" + (f" ({invalid} invalid)" if invalid else "")]
+        parts.append(f"{counts['skipped']} already there")
+        for status in ("conflict", "failed"):
+            if counts[status]:
+                parts.append(f"{counts[status]} {status}")
+        typer.echo(f"{', '.join(parts)}; {events:,} events in {elapsed:.2f} s{rate} -> {shown(db)}")
+    if any(r.status in ("failed", "conflict") for r in results):
         raise typer.Exit(1)
 
 
@@ -83,22 +80,30 @@ def _advancing(logs: Iterator[MatchLog], advance: Callable[[int], object]) -> It
         yield log
 
 
+class Status(StrEnum):
+    complete = "complete"
+    open = "open"
+    invalid = "invalid"
+
+
 def list_(
     db: DbOption = DEFAULT_DB,
     variant: Annotated[str | None, typer.Option(help="Only this variant.")] = None,
     player: Annotated[str | None, typer.Option(help="Only matches this player played.")] = None,
     status: Annotated[
-        str | None, typer.Option(help="Only this status: complete, open (still being recorded) or invalid.")
+        Status | None,
+        typer.Option(help="Only this status: complete, open (still being recorded) or invalid.", show_default=False),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON document instead of a table.")] = False,
 ) -> None:
     """The stored matches: id, variant, players, status, hands, totals, winner."""
     with store_or_fail(db, create=False) as store:
-        rows = store.list_matches(variant, player, status)
+        rows = store.list_matches(variant, player, status.value if status else None)
     if as_json:
         for r in rows:
             for key in ("players", "meta", "totals", "winner"):
                 r[key] = json.loads(r[key]) if r[key] is not None else None
+            r["complete"] = bool(r["complete"])
         typer.echo(json.dumps({"matches": rows}, indent=2, ensure_ascii=False))
         return
     table = [("id", "variant", "players", "status", "hands", "totals", "winner")]
@@ -106,14 +111,17 @@ def list_(
         totals = json.loads(r["totals"] or "{}")
         winner = json.loads(r["winner"]) if r["winner"] else None
         table.append(
-            (
-                r["id"],
-                r["variant"] or "?",
-                ", ".join(json.loads(r["players"] or "[]")),
-                r["status"],
-                str(r["hands"]),
-                ", ".join(f"{p} {v}" for p, v in totals.items()),
-                "+".join(winner) if isinstance(winner, list) else winner or "-",
+            tuple(
+                shown(c, 60)
+                for c in (
+                    r["id"],
+                    r["variant"] or "?",
+                    ", ".join(json.loads(r["players"] or "[]")),
+                    r["status"],
+                    str(r["hands"]),
+                    ", ".join(f"{p} {v}" for p, v in totals.items()),
+                    "+".join(winner) if isinstance(winner, list) else winner or "-",
+                )
             )
         )
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
@@ -124,11 +132,11 @@ def list_(
 
 def reindex(db: DbOption = DEFAULT_DB) -> None:
     """Rebuild the projections (matches, hands) from the events alone."""
-    with store_or_fail(db, create=False) as store:
+    with store_or_fail(db, create=False, write=True) as store:
         try:
             n = store.reindex()
         except StoreError as exc:
-            fail(str(exc))
+            fail(shown(str(exc), 2000))
     typer.echo(f"reindexed {n} match{'es' * (n != 1)} from the events -> {db}")
 
 
@@ -144,16 +152,22 @@ def record(
     """Append one event to a stored match (append-only: mistakes are fixed with an `undo` event).
     Exit 4 when another writer took the seq first: nothing was written."""
     text = sys.stdin.readline() if event == "-" else event
-    line = text.strip().encode("utf-8")
+    try:
+        line = text.strip().encode("utf-8")
+    except UnicodeEncodeError:
+        fail("the event is not valid UTF-8 text; nothing was written")
     if not line:
         fail("no event given")
     with store_or_fail(db) as store:
         try:
             taken = store.append(match_id, line, seq)
         except ConflictError as exc:
-            fail(f"conflict: {exc}", 4)
+            fail(f"conflict: {shown(str(exc), 2000)}", 4)
+        except RefusedError as exc:
+            fail(f"refused: {shown(str(exc), 2000)}", 1)
         except StoreError as exc:
-            fail(str(exc))
+            fail(shown(str(exc), 2000), 1 if isinstance(exc, DamagedStoreError) else 2)
         report = store.verify(match_id)
     problems = [v for v in report.violations if v.seq == taken]
-    typer.echo(f"{match_id}: seq {taken} stored" + "".join(f"; {v.code}: {v.message}" for v in problems))
+    said = "".join(f"; {v.code}: {v.message}" for v in problems)
+    typer.echo(f"{shown(match_id)}: seq {taken} stored{shown(said, 2000)}")

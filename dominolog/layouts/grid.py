@@ -220,9 +220,3 @@ class GridLayout:
         if not rects:
             return (0, 0, 0, 0)
         return (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
-
-    def render(self) -> str:
-        """A text picture (see :func:`dominolog.layouts.picture.text_picture`)."""
-        from dominolog.layouts.picture import text_picture
-
-        return text_picture(self)

@@ -7,10 +7,16 @@ would be played in, with the value it shows).
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from dominolog.layouts.grid import VECTORS, GridLayout, Placed, Side
 from dominolog.layouts.line import LineLayout
+from dominolog.textsafe import shown
+
+
+def escape(text: str) -> str:
+    """Text for an SVG document: control characters (which XML 1.0 forbids even escaped) written as
+    ``\\xNN``, long text cut (:func:`dominolog.textsafe.shown`), then XML's own escapes."""
+    return shown(text, 300).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
 
 COLS, ROWS = 3, 1  # terminal cells per layout unit (a half-tile is 2 x 2 units)
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}

@@ -1,5 +1,23 @@
 """The SQLite match store (:mod:`dominolog.store.store`)."""
 
-from dominolog.store.store import ConflictError, ImportResult, Store, StoreError, open_store
+from dominolog.store.store import (
+    ConflictError,
+    DamagedStoreError,
+    ImportResult,
+    ReadOnlyError,
+    RefusedError,
+    Store,
+    StoreError,
+    open_store,
+)
 
-__all__ = ["ConflictError", "ImportResult", "Store", "StoreError", "open_store"]
+__all__ = [
+    "ConflictError",
+    "DamagedStoreError",
+    "ImportResult",
+    "ReadOnlyError",
+    "RefusedError",
+    "Store",
+    "StoreError",
+    "open_store",
+]

@@ -13,8 +13,11 @@ The file runs in WAL mode with ``synchronous=FULL``: an event acknowledged
 
 from __future__ import annotations
 
+import difflib
 import json
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -30,11 +33,14 @@ from dominolog.log.reader import MatchLog, Record, decode_line
 from dominolog.log.writer import dump_line
 from dominolog.reducer import MatchReducer, MatchReport, record_canon
 from dominolog.state import Issue
+from dominolog.textsafe import shown
 
 SCHEMA_VERSION = "1"
 APP = "dominolog"
 SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_SECONDS = 5.0
+#: PRAGMA application_id of a dominolog store: the bytes "DmLg" (stores made before it have 0)
+APPLICATION_ID = int.from_bytes(b"DmLg", "big")
 
 SCHEMA = """
 CREATE TABLE dominolog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -95,6 +101,19 @@ class ConflictError(StoreError):
     """Another writer took the seq first: nothing was written."""
 
 
+class RefusedError(StoreError):
+    """An event or a match the store will not take (it is not a well-formed event, or it would not be
+    a match): nothing was written."""
+
+
+class DamagedStoreError(StoreError):
+    """The database file is damaged (SQLite's integrity check fails, or SQLite says so)."""
+
+
+class ReadOnlyError(StoreError):
+    """A write was asked of a store that can only be read."""
+
+
 @dataclass(slots=True)
 class ImportResult:
     """What happened to one match of an import."""
@@ -102,7 +121,7 @@ class ImportResult:
     source: str
     line: int
     match_id: str | None
-    status: str  # imported | skipped | failed
+    status: str  # imported | skipped | conflict | failed
     events: int = 0
     valid: bool = True
     reason: str = ""
@@ -122,10 +141,11 @@ def match_id_of(log: MatchLog, head: str) -> str:
 class Store:
     """An open store. Use :func:`open_store`."""
 
-    def __init__(self, path: Path, db: sqlite_utils.Database) -> None:
+    def __init__(self, path: Path, db: sqlite_utils.Database, read_only: bool = False) -> None:
         self.path = path
         self.db = db
         self.conn: sqlite3.Connection = db.conn
+        self.read_only = read_only
 
     def close(self) -> None:
         self.conn.close()
@@ -140,6 +160,8 @@ class Store:
     def _begin(self) -> None:
         """BEGIN IMMEDIATE: take the write lock now (waiting up to the busy timeout), so that a
         check-then-write cannot race another writer."""
+        if self.read_only:
+            raise ReadOnlyError(f"{self.path}: the store is read-only here; nothing was written")
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
@@ -180,30 +202,104 @@ class Store:
         for text, raw in self.conn.execute("SELECT json, raw FROM events WHERE match_id = ? ORDER BY seq", (match_id,)):
             yield raw if raw is not None else text.encode("utf-8")
 
+    def close_ids(self, match_id: str, n: int = 3) -> list[str]:
+        """The stored ids closest to ``match_id`` (for "did you mean")."""
+        return difflib.get_close_matches(match_id, self.match_ids(), n=n, cutoff=0.5)
+
     def verify(self, match_id: str) -> MatchReport:
-        """Verify a stored match as ``verify`` does a file, and check every row against its chain hash."""
+        """Verify a stored match as ``verify`` does a file, and check what the store holds against it:
+        every row against its chain hash, the columns copied out of each event, the match's head and
+        the projections (``matches``, ``hands``) against a fresh fold of the events."""
         reducer = MatchReducer(f"{self.path}#{match_id}", 1)
         prev = ""
-        tampered: list[Issue] = []
-        for rec, stored in self.records(match_id):
+        found: list[Issue] = []
+        rows = self.conn.execute(
+            "SELECT seq, type, player, tile, json, raw, at, hash FROM events WHERE match_id = ? ORDER BY seq",
+            (match_id,),
+        ).fetchall()
+        for seq, kind, player, tile, text, raw, at, stored in rows:
+            rec = decode_line(raw if raw is not None else text.encode("utf-8", "surrogatepass"), seq, seq)
             expected = chain_hash_bytes(prev, record_canon(rec))
             if expected != stored:
-                tampered.append(
+                found.append(
                     Issue(
                         rec.seq,
                         rec.line,
                         "hash-mismatch",
                         f"the stored event does not match the chain hash it was stored with "
-                        f"({stored[:12]}...): it was changed in the database after it was written",
+                        f"({shown(stored, 12)}...): it was changed in the database after it was written",
                     )
                 )
+            copied = self._row(rec, stored)
+            for column, value, want in (
+                ("type", kind, copied[1]),
+                ("player", player, copied[2]),
+                ("tile", tile, copied[3]),
+                ("at", at, copied[6]),
+            ):
+                if value != want:
+                    found.append(
+                        Issue(
+                            rec.seq,
+                            rec.line,
+                            "projection-mismatch",
+                            f"events.{column} is {shown(repr(value), 60)}, but the event says {shown(repr(want), 60)}",
+                        )
+                    )
             prev = stored
             reducer.feed(rec)
         report = reducer.report()
-        if tampered:
-            report.violations = sorted(report.violations + tampered, key=lambda i: i.seq)
+        found += self._check_projection(match_id, report, rows[-1][0] if rows else 0)
+        if found:
+            report.violations = sorted(report.violations + found, key=lambda i: i.seq)
             report.valid = False
         return report
+
+    def _check_projection(self, match_id: str, report: MatchReport, last: int) -> list[Issue]:
+        """What ``matches`` and ``hands`` hold for the match, against what the events give."""
+        want_match, want_hands = self._projection(match_id, report)
+        row = self.conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+        out: list[Issue] = []
+        if row is None:
+            return [Issue(last, last, "projection-mismatch", "the match has events but no row in `matches`")]
+        names = [d[0] for d in self.conn.execute("SELECT * FROM matches LIMIT 0").description]
+        stored = dict(zip(names, row, strict=True))
+        if stored["head"] != want_match[6] or stored["events"] != want_match[10]:
+            out.append(
+                Issue(
+                    last,
+                    last,
+                    "hash-mismatch",
+                    f"the match's stored head {shown(stored['head'], 12)}... ({stored['events']} events) is not the "
+                    f"head of its events {want_match[6][:12]}... ({want_match[10]} events): events were deleted or "
+                    "changed behind the store's back",
+                )
+            )
+        for name, want in zip(names, want_match, strict=True):
+            if name not in ("head", "events") and stored[name] != want:
+                out.append(
+                    Issue(
+                        last,
+                        last,
+                        "projection-mismatch",
+                        f"matches.{name} is {shown(repr(stored[name]), 60)}, "
+                        f"but the events give {shown(repr(want), 60)}",
+                    )
+                )
+        hands = self.conn.execute(
+            'SELECT match_id, number, "end", winner, points FROM hands WHERE match_id = ? ORDER BY number', (match_id,)
+        ).fetchall()
+        if [tuple(h) for h in hands] != want_hands:
+            out.append(
+                Issue(
+                    last,
+                    last,
+                    "projection-mismatch",
+                    f"the `hands` rows of the match ({len(hands)}) are not what its events give ({len(want_hands)}): "
+                    "run `dominolog reindex`",
+                )
+            )
+        return out
 
     # -- writing ---------------------------------------------------------------------
     def import_match(self, log: MatchLog, source: str | None = None) -> ImportResult:
@@ -244,10 +340,15 @@ class Store:
     def _import_one(self, log: MatchLog, src: str) -> ImportResult:
         if log.orphan:
             return ImportResult(src, log.line, None, "failed", reason="lines before any match_start: not a match")
-        first = log.records[0].obj if log.records else None
+        cut_short = next((r for r in log.records if r.truncated), None)
+        if cut_short is not None:
+            return ImportResult(
+                src, log.line, None, "failed", reason=f"line {cut_short.line}: {cut_short.error}: not stored"
+            )
+        first = log.records[0].obj if log.records and not log.records[0].raw_only else None
         given = first.get("id") if first else None
         if isinstance(given, str) and given and self.has_match(given):
-            return ImportResult(src, log.line, given, "skipped", reason=f"match {given} is already stored")
+            return self._already(src, log, given)
         reducer = MatchReducer(log.source, log.line)
         rows: list[tuple[Any, ...]] = []
         row = self._row
@@ -257,10 +358,10 @@ class Store:
         report = reducer.report()
         mid = match_id_of(log, report.head)
         if self.has_match(mid):
-            return ImportResult(src, log.line, mid, "skipped", reason=f"match {mid} is already stored")
+            return self._already(src, log, mid)
         same = self.conn.execute("SELECT id FROM matches WHERE head = ?", (report.head,)).fetchone()
         if same is not None:
-            return ImportResult(src, log.line, mid, "skipped", reason=f"the same match is stored as {same[0]}")
+            return ImportResult(src, log.line, mid, "skipped", reason=f"the same match is stored as {shown(same[0])}")
         self.conn.execute("SAVEPOINT import_match")
         try:
             self.conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [(mid, *r) for r in rows])
@@ -275,6 +376,30 @@ class Store:
             raise
         self.conn.execute("RELEASE import_match")
         return ImportResult(src, log.line, mid, "imported", len(rows), report.valid)
+
+    def _already(self, src: str, log: MatchLog, mid: str) -> ImportResult:
+        """A match whose id is stored already: skipped when the stored lines are the same, else a conflict."""
+        stored = self.lines(mid)
+        for rec in log.records:
+            if next(stored, None) != rec.data:
+                return ImportResult(
+                    src,
+                    log.line,
+                    mid,
+                    "conflict",
+                    reason=f"match {shown(mid)} is already stored with other content: "
+                    f"first difference at seq {rec.seq}",
+                )
+        if next(stored, None) is not None:
+            return ImportResult(
+                src,
+                log.line,
+                mid,
+                "conflict",
+                reason=f"match {shown(mid)} is already stored with more events: first difference at seq "
+                f"{len(log.records) + 1}",
+            )
+        return ImportResult(src, log.line, mid, "skipped", reason=f"match {shown(mid)} is already stored")
 
     @staticmethod
     def _row(rec: Record, chain: str) -> tuple[Any, ...]:
@@ -306,9 +431,12 @@ class Store:
         equal it, else :class:`ConflictError` (another writer was first) and nothing is written.
         The projections of the match are brought up to date in the same transaction.
         """
-        rec = decode_line(line.strip(), 1, 1)
-        obj = rec.obj
-        own = obj.get("seq") if obj is not None else None
+        line = line.strip()
+        rec = decode_line(line, 1, 1)
+        if rec.error is not None or rec.event is None or rec.obj is None:
+            raise RefusedError(f"not an event of the format: {rec.error or 'not an event'}; nothing was written")
+        obj, kind = rec.obj, rec.event.type
+        own = obj.get("seq")
         want = expected_seq if expected_seq is not None else own if isinstance(own, int) else None
         with self._write():
             last = self.conn.execute(
@@ -317,35 +445,67 @@ class Store:
             seq = last[0] + 1 if last else 1
             if want is not None and want != seq:
                 raise ConflictError(
-                    f"match {match_id}: seq {want} is taken (the match has {seq - 1} events); nothing was written"
+                    f"match {shown(match_id)}: seq {want} is taken (the match has {seq - 1} events); "
+                    "nothing was written"
                 )
-            line = self._like_the_match(match_id, line.strip(), seq, last[1] if last else "")
+            if seq == 1 and kind != "match_start":
+                raise RefusedError(
+                    f"match {shown(match_id)} has no events: a match begins with match_start, not {kind}; "
+                    "nothing was written"
+                )
+            if seq > 1 and kind == "match_start":
+                raise RefusedError(
+                    f"match {shown(match_id)} has begun already ({seq - 1} events): a match_start here would begin "
+                    "another match; nothing was written"
+                )
+            given_id = obj.get("id") if kind == "match_start" else None
+            if given_id is not None and given_id != match_id:
+                raise RefusedError(
+                    f"the match_start names the match {shown(given_id)}, not {shown(match_id)}; nothing was written"
+                )
+            prev = last[1] if last else ""
+            line = self._like_the_match(match_id, line, seq, prev)
             rec = decode_line(line, seq, seq)
-            chain = chain_hash_bytes(last[1] if last else "", record_canon(rec))
+            chain = chain_hash_bytes(prev, record_canon(rec))
+            self._check_own_hash(match_id, rec, chain, seq)
             try:
                 self.conn.execute(
                     "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (match_id, *self._row(rec, chain))
                 )
             except sqlite3.IntegrityError:
                 raise ConflictError(
-                    f"match {match_id}: seq {seq} was taken by another writer; nothing was written"
+                    f"match {shown(match_id)}: seq {seq} was taken by another writer; nothing was written"
                 ) from None
             self._reproject(match_id)
         return seq
 
+    def _check_own_hash(self, match_id: str, rec: Record, chain: str, seq: int) -> None:
+        """An event that carries a ``hash`` must carry the chain hash, in a match whose events carry them."""
+        own = rec.obj.get("hash") if rec.obj is not None else None
+        if own is None:
+            return
+        start = self._first_event(match_id)
+        if seq > 1 and not (start is not None and isinstance(start.get("hash"), str)):
+            raise RefusedError(f"match {shown(match_id)}: its events carry no hash, this one does; nothing was written")
+        if own != chain:
+            raise RefusedError(
+                f"match {shown(match_id)}: the event's hash {shown(own, 12)}... is not the chain hash at seq {seq} "
+                f"({chain[:12]}...); nothing was written"
+            )
+
+    def _first_event(self, match_id: str) -> dict[str, Any] | None:
+        """The match's stored match_start as an object (None if there is none or it is not one)."""
+        first = self.conn.execute("SELECT json FROM events WHERE match_id = ? AND seq = 1", (match_id,)).fetchone()
+        if first is None:
+            return None
+        return decode_line(first[0].encode("utf-8", "surrogatepass"), 1, 1).obj
+
     def _like_the_match(self, match_id: str, line: bytes, seq: int, prev: str) -> bytes:
         """An appended event written like the rest of its match: with its ``seq`` and its chain ``hash``
         when the match's first event has them (so the match stays valid); other lines as given."""
-        first = self.conn.execute("SELECT json FROM events WHERE match_id = ? AND seq = 1", (match_id,)).fetchone()
-        rec = decode_line(line, seq, seq)
-        obj = rec.obj
-        if first is None or obj is None:
-            return line
-        try:
-            start = json.loads(first[0])
-        except ValueError:
-            return line
-        if not isinstance(start, dict):
+        start = self._first_event(match_id)
+        obj = decode_line(line, seq, seq).obj
+        if start is None or obj is None:
             return line
         wants_seq = "seq" in start and "seq" not in obj
         wants_hash = isinstance(start.get("hash"), str) and "hash" not in obj
@@ -360,41 +520,41 @@ class Store:
         return dump_line(body).encode("utf-8")
 
     # -- projections -------------------------------------------------------------------
-    def _project(self, match_id: str, report: MatchReport) -> None:
-        """Write the match's rows of ``matches`` and ``hands`` from its report (and its match_start's meta)."""
+    def _projection(self, match_id: str, report: MatchReport) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+        """The match's rows of ``matches`` and ``hands`` as its report (and its match_start's meta) give them."""
         status = "invalid" if not report.valid else "complete" if report.complete else "open"
         meta = None
-        first = self.conn.execute("SELECT json FROM events WHERE match_id = ? AND seq = 1", (match_id,)).fetchone()
+        first = self.conn.execute("SELECT json, raw FROM events WHERE match_id = ? AND seq = 1", (match_id,)).fetchone()
         if first is not None:
-            try:
-                start = json.loads(first[0])
-            except ValueError:
-                start = None
-            if isinstance(start, dict) and isinstance(start.get("meta"), dict):
-                meta = _jdump(start["meta"])
+            start = decode_line(first[1] if first[1] is not None else first[0].encode("utf-8", "surrogatepass"), 1, 1)
+            if start.event is not None and isinstance(start.obj, dict) and isinstance(start.obj.get("meta"), dict):
+                meta = _jdump(start.obj["meta"])
+        match_row = (
+            match_id,
+            report.variant,
+            _jdump(report.players),
+            meta,
+            status,
+            int(report.complete),
+            report.head,
+            _jdump(report.totals),
+            _jdump(report.winner),
+            len(report.hands),
+            report.events,
+            len(report.violations),
+            len(report.unverified),
+        )
+        hand_rows = [(match_id, h.number, h.end, _jdump(h.winner), _jdump(h.points)) for h in report.hands]
+        return match_row, hand_rows
+
+    def _project(self, match_id: str, report: MatchReport) -> None:
+        """Write the match's rows of ``matches`` and ``hands`` from its report."""
+        match_row, hand_rows = self._projection(match_id, report)
         self.conn.execute("DELETE FROM hands WHERE match_id = ?", (match_id,))
         self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
-        self.conn.execute(
-            "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                match_id,
-                report.variant,
-                _jdump(report.players),
-                meta,
-                status,
-                int(report.complete),
-                report.head,
-                _jdump(report.totals),
-                _jdump(report.winner),
-                len(report.hands),
-                report.events,
-                len(report.violations),
-                len(report.unverified),
-            ),
-        )
+        self.conn.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_row)
         self.conn.executemany(
-            'INSERT INTO hands (match_id, number, "end", winner, points) VALUES (?, ?, ?, ?, ?)',
-            [(match_id, h.number, h.end, _jdump(h.winner), _jdump(h.points)) for h in report.hands],
+            'INSERT INTO hands (match_id, number, "end", winner, points) VALUES (?, ?, ?, ?, ?)', hand_rows
         )
 
     def _reproject(self, match_id: str) -> None:
@@ -438,37 +598,81 @@ class Store:
         return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
 
 
-def open_store(path: Path | str, create: bool = True) -> Store:
-    """Open (or create) the store at ``path``; :class:`StoreError` with a clear message if it cannot be used."""
+def open_store(path: Path | str, create: bool = True, write: bool | None = None) -> Store:
+    """Open (or, with ``create``, create) the store at ``path``; :class:`StoreError` with a clear message
+    if it cannot be used. ``write`` (default: ``create``) says whether the command will write: a store
+    that cannot be written is then refused (:class:`ReadOnlyError`) before anything happens.
+
+    Nothing is written to a file that is not ours: a FIFO, a device or a folder is refused from its
+    file type, another program's database from its ``application_id`` or its tables, a damaged one
+    from SQLite's ``quick_check``, all before the first write. A store whose file or folder cannot be
+    written (read-only media, permissions) is read as immutable, leaving no ``-wal``/``-shm`` behind.
+    """
     p = Path(path)
-    if p.is_dir():
-        raise StoreError(f"{p}: is a folder, not a database file")
-    if p.exists():
+    write = create if write is None else write
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise StoreError(f"{p}: cannot use it: {exc.strerror or exc}") from None
+    if st is None:
+        if not create:
+            raise StoreError(f"{p}: no such database (import something first)")
+        if _read_only_folder(p):
+            raise ReadOnlyError(f"{p}: the folder is read-only: cannot create the store there")
+    else:
+        if stat.S_ISDIR(st.st_mode):
+            raise StoreError(f"{p}: is a folder, not a database file")
+        if not stat.S_ISREG(st.st_mode):
+            raise StoreError(f"{p}: not a regular file (a FIFO, a device, ...): a store is a SQLite file")
         try:
             with open(p, "rb") as fh:
-                head = fh.read(16)
+                header = fh.read(100)
         except OSError as exc:
             raise StoreError(f"{p}: cannot read: {exc.strerror or exc}") from None
-        if head and head != SQLITE_HEADER:
+        if header and not header.startswith(SQLITE_HEADER):
             raise StoreError(f"{p}: not a SQLite database (a dominolog store is one)")
-    elif not create:
-        raise StoreError(f"{p}: no such database (import something first)")
+        if len(header) >= 72:
+            app_id = int.from_bytes(header[68:72], "big")
+            if app_id not in (0, APPLICATION_ID):
+                raise StoreError(
+                    f"{p}: a database of another program (application id {app_id:#010x}), not a dominolog store"
+                )
+    read_only = st is not None and (not st.st_mode & 0o222 or _read_only_folder(p))
+    if read_only and write:
+        raise ReadOnlyError(
+            f"{p}: the store is read-only (the file or its folder cannot be written); nothing was written"
+        )
     try:
-        conn = sqlite3.connect(p, timeout=BUSY_SECONDS, isolation_level=None)
+        if read_only:  # nothing may be created beside it: read it as it is, with no locks
+            conn = sqlite3.connect(f"{p.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None)
+        else:
+            conn = sqlite3.connect(p, timeout=BUSY_SECONDS, isolation_level=None)
     except sqlite3.Error as exc:
         raise StoreError(f"{p}: cannot open: {exc}") from None
     try:
-        return _prepare(p, conn)
+        return _prepare(p, conn, read_only)
     except StoreError:
         conn.close()
         raise
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise StoreError(f"{p}: cannot use the database: {exc}") from None
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
+        raise DamagedStoreError(f"{p}: the store is damaged ({exc})") from None
 
 
-def _prepare(p: Path, conn: sqlite3.Connection) -> Store:
-    # Whose database is it? Asked before anything is changed (the journal mode is a change).
+def _read_only_folder(p: Path) -> bool:
+    folder = p.resolve().parent
+    try:
+        return not os.stat(folder).st_mode & 0o222 or not os.access(folder, os.W_OK)
+    except OSError:
+        return True
+
+
+def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> Store:
+    # Whose database is it, and is it whole? Asked before anything is changed (the journal mode is a change).
     try:
         found = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.OperationalError as exc:
@@ -477,7 +681,18 @@ def _prepare(p: Path, conn: sqlite3.Connection) -> Store:
         raise
     if found and "dominolog_meta" not in found:
         names = ", ".join(sorted(found)[:5])
-        raise StoreError(f"{p}: a database of another program (tables: {names}), not a dominolog store")
+        raise StoreError(f"{p}: a database of another program (tables: {shown(names)}), not a dominolog store")
+    if found:
+        problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+        if problems != ["ok"]:
+            raise DamagedStoreError(
+                f"{p}: the store is damaged ({shown('; '.join(problems), 300)}); nothing was written"
+            )
+    if read_only:
+        if not found:
+            raise StoreError(f"{p}: an empty database, not a dominolog store")
+        _check_version(p, conn)
+        return Store(p, sqlite_utils.Database(conn), read_only=True)
     start = time.monotonic()
     while True:
         try:
@@ -502,16 +717,21 @@ def _prepare(p: Path, conn: sqlite3.Connection) -> Store:
                 conn.executemany(
                     "INSERT INTO dominolog_meta VALUES (?, ?)", [("app", APP), ("schema_version", SCHEMA_VERSION)]
                 )
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
     else:  # (another program's tables were refused above, before anything was changed)
-        meta = dict(conn.execute("SELECT key, value FROM dominolog_meta").fetchall())
-        if meta.get("app") != APP or meta.get("schema_version") != SCHEMA_VERSION:
-            raise StoreError(f"{p}: a dominolog store of another version ({meta.get('schema_version')})")
+        _check_version(p, conn)
     return Store(p, db)
+
+
+def _check_version(p: Path, conn: sqlite3.Connection) -> None:
+    meta = dict(conn.execute("SELECT key, value FROM dominolog_meta").fetchall())
+    if meta.get("app") != APP or meta.get("schema_version") != SCHEMA_VERSION:
+        raise StoreError(f"{p}: a dominolog store of another version ({shown(meta.get('schema_version'))})")
 
 
 def _statements(script: str) -> Iterable[str]:

@@ -8,6 +8,7 @@ from textual.app import App
 from textual.screen import Screen
 
 from dominolog.log.reader import MatchLog
+from dominolog.textsafe import shown
 from dominolog.tui.screens.replay import ReplayScreen
 from dominolog.tui.timeline import Timeline
 
@@ -23,7 +24,7 @@ class ReplayApp(App[None]):
         super().__init__()
         self.timeline = match if isinstance(match, Timeline) else Timeline(match)
         self.match_title = title or Path(self.timeline.log.source).name
-        self.sub_title = self.match_title
+        self.sub_title = shown(self.match_title)
         index = self.timeline.index_of(start_seq) if start_seq is not None else 0
         self.start_index = index if index is not None else 0
 

@@ -23,6 +23,7 @@ from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer import MatchReducer, MatchReport
 from dominolog.render import describe_record
 from dominolog.state import HandResult, HandState, Issue, WinnerValue, bounds_before
+from dominolog.textsafe import cut, visible
 from dominolog.tiles import Tile
 from dominolog.variants import Variant
 
@@ -275,4 +276,4 @@ class Timeline:
                 gained = after.points[player] - before.points.get(player, 0)
                 if gained:
                     points = f"+{gained}" if gained > 0 else str(gained)
-        return Row(rec.seq, player, text, points)
+        return Row(rec.seq, visible(cut(player, 100)), visible(cut(text, 2000)), points)

@@ -14,6 +14,7 @@ from textual.widgets import Footer, HelpPanel
 
 from dominolog.layouts.grid import GridLayout
 from dominolog.state import WinnerValue
+from dominolog.textsafe import shown_markup
 from dominolog.tiles import Tile
 from dominolog.tui.keys import bindings
 from dominolog.tui.screens.jump import JumpScreen
@@ -86,9 +87,10 @@ class ReplayScreen(Screen[None]):
         state = tl.reducer.state
         players = " vs ".join(tl.players) or "?"
         table = self.query_one(TableView)
-        table.border_title = f"{state.variant}: {players}" if state else "the match could not be read"
+        # border titles are Textual markup: text from the log is escaped ("[bold]" in a name stays as written)
+        table.border_title = shown_markup(f"{state.variant}: {players}") if state else "the match could not be read"
         events = self.query_one(EventList)
-        events.border_title = self.match_title or Path(tl.log.source).name
+        events.border_title = shown_markup(self.match_title or Path(tl.log.source).name)
         report = tl.report
         events.border_subtitle = (
             f"{len(report.violations)} ✗  {len(report.unverified)} ?" if report.violations or report.unverified else ""

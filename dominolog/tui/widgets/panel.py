@@ -7,6 +7,8 @@ from collections.abc import Hashable
 from rich.text import Text
 from textual.widgets import Static
 
+from dominolog.textsafe import has_unsafe, visible
+
 
 class Panel(Static):
     """``put(text)``: like ``update``, but nothing is done when the text is the one shown, and a new
@@ -17,6 +19,10 @@ class Panel(Static):
     _text: Text | None = None
 
     def put(self, text: Text, shape: Hashable = None) -> None:
+        plain = text.plain
+        if has_unsafe(plain.replace("\n", "")):  # text from the log: control characters drawn, never sent
+            text = text.copy()
+            text.plain = visible(plain, lines=True)
         if shape is None:
             shape = text.plain.count("\n")
         if self._text is not None and shape == self._shape and text == self._text:

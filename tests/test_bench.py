@@ -1,0 +1,38 @@
+"""Every script of bench/ runs on a tiny size, so none can rot: exit 0 and its figures printed. (The
+figures themselves are recorded in bench/RESULTS.md; speed is never asserted here.)"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, clean_env
+
+TINY = {
+    "bench_verify.py": ["--matches", "5", "--repeat", "1"],
+    "bench_store.py": ["--matches", "5", "--repeat", "1"],
+    "bench_replay.py": ["--jumps", "5", "--variant", "double-draw"],
+}
+
+
+def test_every_bench_script_has_a_tiny_size() -> None:
+    assert sorted(p.name for p in (ROOT / "bench").glob("*.py")) == sorted(TINY)
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_bench_script_runs_on_a_tiny_size(name: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / name), *TINY[name]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr
+    assert any(ch.isdigit() for ch in done.stdout) and len(done.stdout.splitlines()) >= 3
