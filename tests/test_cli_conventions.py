@@ -111,24 +111,38 @@ def test_verify_quiet_prints_only_the_violations(cli: Cli) -> None:
 
 def test_no_progress_bar_on_a_pipe(cli: Cli, tmp_path: Path) -> None:
     big = tmp_path / "big.jsonl"
-    big.write_text("".join(line + "\n" for line in simulate_lines("ghost13", 1500, 1)))
-    done = cli("verify", big)
+    big.write_text("".join(line + "\n" for line in simulate_lines("ghost13", 40, 1)))
+    now = clean_env(DOMINOLOG_PROGRESS_DELAY="0")  # the bar would show at once on a terminal
+    done = cli("verify", big, env=now)
     assert done.code == 0 and done.err == ""
-    db = tmp_path / "big.db"
-    stored = cli("import", big, "--db", db)
+    stored = cli("import", big, "--db", tmp_path / "big.db", env=now)
     assert stored.code == 0 and stored.err == ""
 
 
-def test_a_long_verify_shows_a_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["verify", "import"])
+def test_a_long_job_shows_a_progress_bar_on_a_terminal(tmp_path: Path, command: str) -> None:
     big = tmp_path / "big.jsonl"
-    big.write_text("".join(line + "\n" for line in simulate_lines("double-bergen", 1200, 2)))
+    big.write_text("".join(line + "\n" for line in simulate_lines("double-bergen", 40, 2)))
+    argv = [command, str(big)] + (["--db", str(tmp_path / "big.db")] if command == "import" else [])
     child = pexpect.spawn(
-        console_script(), ["verify", str(big)], cwd=str(tmp_path), env=clean_env(TERM="xterm"), timeout=120
+        console_script(),
+        argv,
+        cwd=str(tmp_path),
+        env=clean_env(TERM="xterm", DOMINOLOG_PROGRESS_DELAY="0"),
+        timeout=120,
+        encoding="utf-8",
     )
-    child.expect("verifying")
+    child.expect("verifying" if command == "verify" else "importing")
+    child.expect("matches")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+    quiet = pexpect.spawn(
+        console_script(), [*argv, "-q"], cwd=str(tmp_path), env=clean_env(TERM="xterm"), encoding="utf-8"
+    )
+    quiet.expect(pexpect.EOF)
+    quiet.close()
+    assert "verifying" not in (quiet.before or "") and "importing" not in (quiet.before or "")
 
 
 # -- export ---------------------------------------------------------------------------------------------------

@@ -479,3 +479,48 @@ def test_snapshot_disputed_on_its_violation(snap_compare: Any) -> None:
 def test_snapshot_disputed_80x24(snap_compare: Any) -> None:
     app = ReplayApp(match(DISPUTED))
     assert snap_compare(app, terminal_size=(80, 24), press=["v"])
+
+
+# -- text from the log is shown as written, never as markup or terminal controls ------------------------------
+
+
+def test_pilot_markup_and_controls_in_log_text_are_shown_literally() -> None:
+    """An id, a meta value and notes holding Rich markup (balanced, an action, an unbalanced ``[/]``) and
+    terminal controls: the viewer opens, steps through every event, and shows them as written."""
+    hostile = "Eve [bold]x[/] [@click=app.quit]quit[/] [/] \x1b[2J\x9b\r"
+    events = simulate_match("ghost13", 2, 0, ["Ana", "Ben"])
+    events[0]["id"] = "club [b]x[/b] [/]"
+    events[0]["meta"] = {"event": hostile}
+    events.insert(2, {"type": "note", "text": hostile})
+    for e in events:
+        e.pop("hash", None)
+        e.pop("seq", None)
+    data = "\n".join(json.dumps(e) for e in events).encode()
+    log = next(iter(iter_matches("hostile.jsonl", data)))
+    app = ReplayApp(log, "club [b]x[/b] [/]")
+
+    async def body(pilot: Any) -> None:
+        screen = app.replay
+        events_panel = screen.query_one(EventList)
+        assert events_panel._border_title.plain == "club [b]x[/b] [/]"  # drawn as written
+        await pilot.press("n", "n")
+        rows = [r.text for r in app.timeline.rows]
+        note = next(r for r in rows if r.startswith("note"))
+        assert "[bold]x[/]" in note and "[@click=app.quit]" in note and "\\x1b[2J" in note and "\x1b" not in note
+        for _ in range(len(rows)):
+            await pilot.press("n")
+        assert app.is_running  # [@click=app.quit] did not quit it
+
+    drive(app, body)
+
+
+def test_svg_pictures_stay_well_formed_whatever_the_title() -> None:
+    import xml.etree.ElementTree as ET
+
+    from dominolog.layouts.grid import GridLayout
+    from dominolog.layouts.picture import svg_picture
+
+    text = svg_picture(GridLayout(), "Eve\x00\x1b[2J <&> \"'\ufffe\ud800", "note\x07")
+    root = ET.fromstring(text)
+    shown = "".join(root.itertext())
+    assert "Eve\\x00\\x1b[2J <&>" in shown and "\\x07" in shown

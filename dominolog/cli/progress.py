@@ -2,25 +2,36 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from types import TracebackType
 from typing import Any
 
-#: a job shorter than this shows no bar
+#: a job shorter than this shows no bar (DOMINOLOG_PROGRESS_DELAY, in seconds, changes it: the tests
+#: show the bar on small inputs with 0)
 DELAY_SECONDS = 1.0
 
 
+def _delay() -> float:
+    try:
+        return float(os.environ.get("DOMINOLOG_PROGRESS_DELAY", DELAY_SECONDS))
+    except ValueError:
+        return DELAY_SECONDS
+
+
 class LateProgress:
-    """``with LateProgress(total, "importing") as p: p.advance(n)``: a transient bar on stderr, started
-    after :data:`DELAY_SECONDS`, never when stderr is not a terminal (a pipe, a file) or when disabled
-    (``--quiet``). ``total`` counts bytes; the bar shows their speed and the time left."""
+    """``with LateProgress(total, "importing") as p: p.advance(nbytes, events)``, once a match: a
+    transient bar on stderr (bytes read of ``total``, matches, events/s, time left), started after
+    :data:`DELAY_SECONDS`, never when stderr is not a terminal (a pipe, a file) or when disabled
+    (``--quiet``)."""
 
     def __init__(self, total: int, label: str, enabled: bool = True) -> None:
         self.total = total
         self.label = label
         self.enabled = enabled and sys.stderr.isatty()
-        self.done = 0
+        self.delay = _delay()
+        self.done = self.matches = self.events = 0
         self._start = time.monotonic()
         self._bar: Any = None
         self._task: Any = None
@@ -32,28 +43,32 @@ class LateProgress:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.stop()
 
-    def advance(self, n: int) -> None:
-        self.done += n
+    def advance(self, nbytes: int, events: int = 0) -> None:
+        """One more match read: its bytes and its events."""
+        self.done += nbytes
+        self.matches += 1
+        self.events += events
         if not self.enabled:
             return
+        elapsed = time.monotonic() - self._start
         if self._bar is None:
-            if time.monotonic() - self._start < DELAY_SECONDS:
+            if elapsed < self.delay:
                 return
             from rich.console import Console
-            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
+            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
             self._bar = Progress(
                 TextColumn(self.label),
                 BarColumn(),
-                TransferSpeedColumn(),
+                TextColumn("{task.fields[matches]:,} matches, {task.fields[rate]:,.0f} events/s"),
                 TimeRemainingColumn(),
                 transient=True,
                 console=Console(stderr=True),
             )
-            self._task = self._bar.add_task(self.label, total=self.total, completed=self.done)
+            self._task = self._bar.add_task(self.label, total=self.total, matches=0, rate=0.0)
             self._bar.start()
-            return
-        self._bar.advance(self._task, n)
+        rate = self.events / elapsed if elapsed > 0 else 0.0
+        self._bar.update(self._task, completed=self.done, matches=self.matches, rate=rate)
 
     def stop(self) -> None:
         if self._bar is not None:

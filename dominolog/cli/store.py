@@ -73,10 +73,10 @@ def import_(
         raise typer.Exit(1)
 
 
-def _advancing(logs: Iterator[MatchLog], advance: Callable[[int], object]) -> Iterator[MatchLog]:
-    """The matches of a file, moving the progress bar by each one's bytes as it is read."""
+def _advancing(logs: Iterator[MatchLog], advance: Callable[[int, int], object]) -> Iterator[MatchLog]:
+    """The matches of a file, moving the progress bar by each one's bytes and events as it is read."""
     for log in logs:
-        advance(sum(len(r.data) + 1 for r in log.records))
+        advance(sum(len(r.data) + 1 for r in log.records), len(log.records))
         yield log
 
 

@@ -82,7 +82,7 @@ def _reports(paths: list[str], db: Path | None) -> Iterator[MatchReport]:
         with LateProgress(size, "verifying") as progress:
             for f in files:
                 for log in iter_matches(f):
-                    progress.advance(sum(len(r.data) + 1 for r in log.records))
+                    progress.advance(sum(len(r.data) + 1 for r in log.records), len(log.records))
                     yield verify_match(log)
     except PathError as exc:
         fail(shown(str(exc), 2000))
