@@ -47,7 +47,7 @@ from bench_verify import best_of, code_state, fmt_int, pin_one_core, print_table
 import dominolog.cli.export as export_cli
 from dominolog.log.reader import MatchLog, iter_matches
 from dominolog.reducer import MatchReducer
-from dominolog.store import Store, open_store
+from dominolog.store import Store, open_store, verify_stored
 from dominolog.verify import batch_gc
 
 DEFAULT_MATCHES = 1400  # ghost13: about 140 events a match, so about 195,000 events
@@ -122,7 +122,7 @@ def import_in_process(corpus: Path, db: Path, gc_batch: bool = True, synchronous
 def verify_in_process(db: Path) -> tuple[int, int]:
     """What ``dominolog verify --db`` does before printing; (events, invalid matches)."""
     with open_store(db, create=False) as store, batch_gc():
-        reports = [store.verify(m) for m in store.match_ids()]
+        reports = [verify_stored(store, m) for m in store.match_ids()]
     return sum(r.events for r in reports), sum(not r.valid for r in reports)
 
 
@@ -189,7 +189,7 @@ def import_stages(corpus: Path) -> dict[str, float]:
             rows: list[tuple[Any, ...]] = []
             for rec in log.records:
                 reducer.feed(rec)
-                rows.append(Store._row(rec, reducer._head))
+                rows.append(Store.row_of(rec, reducer._head))
             reducer.report()
             out["reduce"] += clock() - t1
     return out

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dominolog.store.store import APPLICATION_ID
+from dominolog.store import APPLICATION_ID
 from tests.conftest import ROOT, Ran
 
 Cli = Callable[..., Ran]

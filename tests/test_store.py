@@ -18,8 +18,7 @@ from dominolog.cli import app
 from dominolog.log.reader import iter_matches
 from dominolog.reducer import verify_match
 from dominolog.simulate import hide_match, simulate_match
-from dominolog.store import ConflictError, StoreError, open_store
-from dominolog.store.store import match_id_of
+from dominolog.store import ConflictError, StoreError, match_id_of, open_store, verify_stored
 from tests.helpers import to_bytes
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
@@ -254,7 +253,7 @@ def test_import_then_export_gives_identical_bytes_and_reindex_identical_rows(
         store.reindex()
         assert store.projections() == before
         (log,) = iter_matches(path)
-        stored = store.verify(result.match_id or "")
+        stored = verify_stored(store, result.match_id or "")
         assert stored.as_dict() | {"source": ""} == verify_match(log).as_dict() | {"source": ""}
 
 
@@ -267,5 +266,5 @@ def test_record_onto_a_hashed_match_writes_seq_and_hash_and_the_match_stays_vali
     with open_store(filled) as store:
         last = json.loads(list(store.lines(mid))[-1])
         assert last["seq"] == n + 1 and isinstance(last["hash"], str)
-        report = store.verify(mid)
+        report = verify_stored(store, mid)
     assert report.valid and report.head == last["hash"]

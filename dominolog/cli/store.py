@@ -16,7 +16,7 @@ import typer
 from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
 from dominolog.cli.progress import LateProgress
 from dominolog.log.reader import MatchLog, PathError, expand_paths, iter_matches
-from dominolog.store import ConflictError, DamagedStoreError, ImportResult, RefusedError, StoreError
+from dominolog.store import ConflictError, DamagedStoreError, ImportResult, RefusedError, StoreError, verify_stored
 from dominolog.textsafe import shown
 from dominolog.verify import batch_gc
 
@@ -167,7 +167,7 @@ def record(
             fail(f"refused: {shown(str(exc), 2000)}", 1)
         except StoreError as exc:
             fail(shown(str(exc), 2000), 1 if isinstance(exc, DamagedStoreError) else 2)
-        report = store.verify(match_id)
+        report = verify_stored(store, match_id)
     problems = [v for v in report.violations if v.seq == taken]
     said = "".join(f"; {v.code}: {v.message}" for v in problems)
     typer.echo(f"{shown(match_id)}: seq {taken} stored{shown(said, 2000)}")

@@ -13,6 +13,7 @@ from dominolog.cli.common import fail, match_id_or_fail, store_or_fail
 from dominolog.cli.progress import LateProgress
 from dominolog.log.reader import PathError, expand_paths, iter_matches
 from dominolog.reducer import MatchReport, verify_match
+from dominolog.store import verify_stored
 from dominolog.textsafe import shown
 from dominolog.verify import batch_gc, report_lines, verify_document
 
@@ -74,7 +75,7 @@ def _reports(paths: list[str], db: Path | None) -> Iterator[MatchReport]:
         with store_or_fail(db, create=False) as store:
             wanted = [match_id_or_fail(store, db, m) for m in paths] if paths else store.match_ids()
             for m in wanted:
-                yield store.verify(m)
+                yield verify_stored(store, m)
         return
     try:
         files = expand_paths(paths)

@@ -2,7 +2,7 @@
 
 ``events`` is the source of truth and append-only: triggers refuse UPDATE and
 DELETE, the primary key (match_id, seq) lets only one writer take a seq, and
-every row carries the chain hash up to it (FORMAT.md), so an edit made behind
+every row carries the chain hash up to it (docs/format.md), so an edit made behind
 the tool's back shows as a ``hash-mismatch`` at that event. ``matches`` and
 ``hands`` are projections, rebuilt from ``events`` alone by :meth:`Store.reindex`.
 ``imports`` records where each match came from (not a projection).
@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import sqlite3
-import stat
-import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,86 +29,11 @@ from dominolog.log.hashchain import chain_hash_bytes
 from dominolog.log.reader import MatchLog, Record, decode_line
 from dominolog.log.writer import dump_line
 from dominolog.reducer import MatchReducer, MatchReport, record_canon
-from dominolog.state import Issue
+from dominolog.store.errors import ConflictError, ReadOnlyError, RefusedError, StoreError
 from dominolog.textsafe import shown
 
-SCHEMA_VERSION = "1"
-APP = "dominolog"
-SQLITE_HEADER = b"SQLite format 3\x00"
+#: how long a writer waits for another one's lock
 BUSY_SECONDS = 5.0
-#: PRAGMA application_id of a dominolog store: the bytes "DmLg" (stores made before it have 0)
-APPLICATION_ID = int.from_bytes(b"DmLg", "big")
-
-SCHEMA = """
-CREATE TABLE dominolog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE events (
-    match_id TEXT NOT NULL,
-    seq INTEGER NOT NULL CHECK (seq >= 1),
-    type TEXT,
-    player TEXT,
-    tile TEXT,
-    json TEXT NOT NULL,
-    raw BLOB,
-    at TEXT,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (match_id, seq)
-) WITHOUT ROWID;
-CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
-CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
-CREATE TABLE matches (
-    id TEXT PRIMARY KEY,
-    variant TEXT,
-    players TEXT,
-    meta TEXT,
-    status TEXT NOT NULL,
-    complete INTEGER NOT NULL,
-    head TEXT NOT NULL,
-    totals TEXT,
-    winner TEXT,
-    hands INTEGER NOT NULL,
-    events INTEGER NOT NULL,
-    violations INTEGER NOT NULL,
-    unverified INTEGER NOT NULL
-);
-CREATE INDEX matches_head ON matches (head);
-CREATE TABLE hands (
-    match_id TEXT NOT NULL,
-    number INTEGER NOT NULL,
-    "end" TEXT NOT NULL,
-    winner TEXT,
-    points TEXT NOT NULL,
-    PRIMARY KEY (match_id, number)
-);
-CREATE TABLE imports (
-    match_id TEXT NOT NULL,
-    source TEXT NOT NULL,
-    line INTEGER NOT NULL,
-    imported_at TEXT NOT NULL
-);
-"""
-
-
-class StoreError(Exception):
-    """A store that cannot be used (not a database, another program's, locked, ...): a clear message."""
-
-
-class ConflictError(StoreError):
-    """Another writer took the seq first: nothing was written."""
-
-
-class RefusedError(StoreError):
-    """An event or a match the store will not take (it is not a well-formed event, or it would not be
-    a match): nothing was written."""
-
-
-class DamagedStoreError(StoreError):
-    """The database file is damaged (SQLite's integrity check fails, or SQLite says so)."""
-
-
-class ReadOnlyError(StoreError):
-    """A write was asked of a store that can only be read."""
 
 
 @dataclass(slots=True)
@@ -206,109 +128,6 @@ class Store:
         """The stored ids closest to ``match_id`` (for "did you mean")."""
         return difflib.get_close_matches(match_id, self.match_ids(), n=n, cutoff=0.5)
 
-    def verify(self, match_id: str) -> MatchReport:
-        """Verify a stored match as ``verify`` does a file, and check what the store holds against it:
-        every row against its chain hash, the columns copied out of each event, the match's head and
-        the projections (``matches``, ``hands``) against a fresh fold of the events."""
-        reducer = MatchReducer(f"{self.path}#{match_id}", 1)
-        prev = ""
-        found: list[Issue] = []
-        rows = self.conn.execute(
-            "SELECT seq, type, player, tile, json, raw, at, hash FROM events WHERE match_id = ? ORDER BY seq",
-            (match_id,),
-        ).fetchall()
-        for seq, kind, player, tile, text, raw, at, stored in rows:
-            rec = decode_line(raw if raw is not None else text.encode("utf-8", "surrogatepass"), seq, seq)
-            expected = chain_hash_bytes(prev, record_canon(rec))
-            if expected != stored:
-                found.append(
-                    Issue(
-                        rec.seq,
-                        rec.line,
-                        "hash-mismatch",
-                        f"the stored event does not match the chain hash it was stored with "
-                        f"({shown(stored, 12)}...): it was changed in the database after it was written",
-                    )
-                )
-            copied = self._row(rec, stored)
-            for column, value, want in (
-                ("type", kind, copied[1]),
-                ("player", player, copied[2]),
-                ("tile", tile, copied[3]),
-                ("at", at, copied[6]),
-            ):
-                if value != want:
-                    found.append(
-                        Issue(
-                            rec.seq,
-                            rec.line,
-                            "projection-mismatch",
-                            f"events.{column} is {shown(repr(value), 60)}, but the event says {shown(repr(want), 60)}",
-                        )
-                    )
-            prev = stored
-            reducer.feed(rec)
-        report = reducer.report()
-        # an edited row is reported above, once; what the projections say of it would only repeat it
-        found += self._check_projection(match_id, report, rows, compare=not found)
-        if found:
-            report.violations = sorted(report.violations + found, key=lambda i: i.seq)
-            report.valid = False
-        return report
-
-    def _check_projection(
-        self, match_id: str, report: MatchReport, rows: list[tuple[Any, ...]], compare: bool = True
-    ) -> list[Issue]:
-        """What ``matches`` and ``hands`` hold for the match, against its stored events: the head and
-        the count against the stored chain (a deleted tail), and, with ``compare``, every other column
-        against a fresh fold of the events (a forged winner)."""
-        last, chain_head = (rows[-1][0], rows[-1][-1]) if rows else (0, "")
-        want_match, want_hands = self._projection(match_id, report)
-        row = self.conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
-        out: list[Issue] = []
-        if row is None:
-            return [Issue(last, last, "projection-mismatch", "the match has events but no row in `matches`")]
-        names = [d[0] for d in self.conn.execute("SELECT * FROM matches LIMIT 0").description]
-        stored = dict(zip(names, row, strict=True))
-        if stored["head"] != chain_head or stored["events"] != len(rows):
-            out.append(
-                Issue(
-                    last,
-                    last,
-                    "hash-mismatch",
-                    f"the match's stored head {shown(stored['head'], 12)}... ({stored['events']} events) is not the "
-                    f"head of its events {chain_head[:12]}... ({len(rows)} events): events were deleted or "
-                    "changed behind the store's back",
-                )
-            )
-        if not compare:
-            return out
-        for name, want in zip(names, want_match, strict=True):
-            if name not in ("head", "events") and stored[name] != want:
-                out.append(
-                    Issue(
-                        last,
-                        last,
-                        "projection-mismatch",
-                        f"matches.{name} is {shown(repr(stored[name]), 60)}, "
-                        f"but the events give {shown(repr(want), 60)}",
-                    )
-                )
-        hands = self.conn.execute(
-            'SELECT match_id, number, "end", winner, points FROM hands WHERE match_id = ? ORDER BY number', (match_id,)
-        ).fetchall()
-        if [tuple(h) for h in hands] != want_hands:
-            out.append(
-                Issue(
-                    last,
-                    last,
-                    "projection-mismatch",
-                    f"the `hands` rows of the match ({len(hands)}) are not what its events give ({len(want_hands)}): "
-                    "run `dominolog reindex`",
-                )
-            )
-        return out
-
     # -- writing ---------------------------------------------------------------------
     def import_match(self, log: MatchLog, source: str | None = None) -> ImportResult:
         """Store one match, all or nothing, in its own transaction. A match already stored (same id
@@ -359,7 +178,7 @@ class Store:
             return self._already(src, log, given)
         reducer = MatchReducer(log.source, log.line)
         rows: list[tuple[Any, ...]] = []
-        row = self._row
+        row = self.row_of
         for rec in log.records:
             reducer.feed(rec)
             rows.append(row(rec, reducer._head))
@@ -410,7 +229,7 @@ class Store:
         return ImportResult(src, log.line, mid, "skipped", reason=f"match {shown(mid)} is already stored")
 
     @staticmethod
-    def _row(rec: Record, chain: str) -> tuple[Any, ...]:
+    def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
         obj = rec.value if isinstance(rec.value, dict) else {}
         kind, player, tile, at = obj.get("type"), obj.get("player"), obj.get("tile"), obj.get("at")
         if player is None:
@@ -478,7 +297,7 @@ class Store:
             self._check_own_hash(match_id, rec, chain, seq)
             try:
                 self.conn.execute(
-                    "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (match_id, *self._row(rec, chain))
+                    "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (match_id, *self.row_of(rec, chain))
                 )
             except sqlite3.IntegrityError:
                 raise ConflictError(
@@ -528,7 +347,7 @@ class Store:
         return dump_line(body).encode("utf-8")
 
     # -- projections -------------------------------------------------------------------
-    def _projection(self, match_id: str, report: MatchReport) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+    def projection_of(self, match_id: str, report: MatchReport) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
         """The match's rows of ``matches`` and ``hands`` as its report (and its match_start's meta) give them."""
         status = "invalid" if not report.valid else "complete" if report.complete else "open"
         meta = None
@@ -557,7 +376,7 @@ class Store:
 
     def _project(self, match_id: str, report: MatchReport) -> None:
         """Write the match's rows of ``matches`` and ``hands`` from its report."""
-        match_row, hand_rows = self._projection(match_id, report)
+        match_row, hand_rows = self.projection_of(match_id, report)
         self.conn.execute("DELETE FROM hands WHERE match_id = ?", (match_id,))
         self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
         self.conn.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_row)
@@ -604,149 +423,3 @@ class Store:
         cur = self.conn.execute(sql + " ORDER BY id", args)
         cols = [c[0] for c in cur.description]
         return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
-
-
-def open_store(path: Path | str, create: bool = True, write: bool | None = None) -> Store:
-    """Open (or, with ``create``, create) the store at ``path``; :class:`StoreError` with a clear message
-    if it cannot be used. ``write`` (default: ``create``) says whether the command will write: a store
-    that cannot be written is then refused (:class:`ReadOnlyError`) before anything happens.
-
-    Nothing is written to a file that is not ours: a FIFO, a device or a folder is refused from its
-    file type, another program's database from its ``application_id`` or its tables, a damaged one
-    from SQLite's ``quick_check``, all before the first write. A store whose file or folder cannot be
-    written (read-only media, permissions) is read as immutable, leaving no ``-wal``/``-shm`` behind.
-    """
-    p = Path(path)
-    write = create if write is None else write
-    try:
-        st = os.stat(p)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise StoreError(f"{p}: cannot use it: {exc.strerror or exc}") from None
-    if st is None:
-        if not create:
-            raise StoreError(f"{p}: no such database (import something first)")
-        if _read_only_folder(p):
-            raise ReadOnlyError(f"{p}: the folder is read-only: cannot create the store there")
-    else:
-        if stat.S_ISDIR(st.st_mode):
-            raise StoreError(f"{p}: is a folder, not a database file")
-        if not stat.S_ISREG(st.st_mode):
-            raise StoreError(f"{p}: not a regular file (a FIFO, a device, ...): a store is a SQLite file")
-        try:
-            with open(p, "rb") as fh:
-                header = fh.read(100)
-        except OSError as exc:
-            raise StoreError(f"{p}: cannot read: {exc.strerror or exc}") from None
-        if header and not header.startswith(SQLITE_HEADER):
-            raise StoreError(f"{p}: not a SQLite database (a dominolog store is one)")
-        if len(header) >= 72:
-            app_id = int.from_bytes(header[68:72], "big")
-            if app_id not in (0, APPLICATION_ID):
-                raise StoreError(
-                    f"{p}: a database of another program (application id {app_id:#010x}), not a dominolog store"
-                )
-    read_only = st is not None and (not st.st_mode & 0o222 or _read_only_folder(p))
-    if read_only and write:
-        raise ReadOnlyError(
-            f"{p}: the store is read-only (the file or its folder cannot be written); nothing was written"
-        )
-    try:
-        if read_only:  # nothing may be created beside it: read it as it is, with no locks
-            conn = sqlite3.connect(f"{p.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None)
-        else:
-            conn = sqlite3.connect(p, timeout=BUSY_SECONDS, isolation_level=None)
-    except sqlite3.Error as exc:
-        raise StoreError(f"{p}: cannot open: {exc}") from None
-    try:
-        return _prepare(p, conn, read_only)
-    except StoreError:
-        conn.close()
-        raise
-    except sqlite3.DatabaseError as exc:
-        conn.close()
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
-        raise DamagedStoreError(f"{p}: the store is damaged ({exc})") from None
-
-
-def _read_only_folder(p: Path) -> bool:
-    folder = p.resolve().parent
-    try:
-        return not os.stat(folder).st_mode & 0o222 or not os.access(folder, os.W_OK)
-    except OSError:
-        return True
-
-
-def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> Store:
-    # Whose database is it, and is it whole? Asked before anything is changed (the journal mode is a change).
-    try:
-        found = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc):
-            raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
-        raise
-    if found and "dominolog_meta" not in found:
-        names = ", ".join(sorted(found)[:5])
-        raise StoreError(f"{p}: a database of another program (tables: {shown(names)}), not a dominolog store")
-    if found:
-        problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
-        if problems != ["ok"]:
-            raise DamagedStoreError(
-                f"{p}: the store is damaged ({shown('; '.join(problems), 300)}); nothing was written"
-            )
-    if read_only:
-        if not found:
-            raise StoreError(f"{p}: an empty database, not a dominolog store")
-        _check_version(p, conn)
-        return Store(p, sqlite_utils.Database(conn), read_only=True)
-    start = time.monotonic()
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode=WAL").fetchone()
-            break
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() - start > BUSY_SECONDS:
-                raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
-            time.sleep(0.05)
-    conn.execute("PRAGMA synchronous=FULL")
-    db = sqlite_utils.Database(conn)
-    tables = set(db.table_names())
-    if not tables:
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
-        try:
-            if not set(db.table_names()):  # another process may have created it meanwhile
-                for statement in _statements(SCHEMA):
-                    conn.execute(statement)
-                conn.executemany(
-                    "INSERT INTO dominolog_meta VALUES (?, ?)", [("app", APP), ("schema_version", SCHEMA_VERSION)]
-                )
-                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-    else:  # (another program's tables were refused above, before anything was changed)
-        _check_version(p, conn)
-    return Store(p, db)
-
-
-def _check_version(p: Path, conn: sqlite3.Connection) -> None:
-    meta = dict(conn.execute("SELECT key, value FROM dominolog_meta").fetchall())
-    if meta.get("app") != APP or meta.get("schema_version") != SCHEMA_VERSION:
-        raise StoreError(f"{p}: a dominolog store of another version ({shown(meta.get('schema_version'))})")
-
-
-def _statements(script: str) -> Iterable[str]:
-    """Split the schema into statements (triggers hold semicolons inside BEGIN ... END)."""
-    buf = ""
-    for line in script.strip().splitlines():
-        buf += line + "\n"
-        if sqlite3.complete_statement(buf):
-            yield buf.strip()
-            buf = ""

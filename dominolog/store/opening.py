@@ -1,0 +1,226 @@
+"""Opening a store: only a SQLite file of ours, whole, and writable when the command writes.
+
+Nothing is written to a file that is not ours: a FIFO, a device or a folder is refused from its file
+type, another program's database from its ``application_id`` (ours is "DmLg") or its tables, a
+damaged one from SQLite's ``quick_check``, all before the first write. A store whose file or folder
+cannot be written is read as immutable (no ``-wal``/``-shm`` left behind; the trade-off: no locks,
+so a writer that could still change it, such as root, is not seen). A new store gets the schema
+below, in WAL mode with ``synchronous=FULL``.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+import sqlite_utils
+
+from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
+from dominolog.store.store import BUSY_SECONDS, Store
+from dominolog.textsafe import shown
+
+SCHEMA_VERSION = "1"
+APP = "dominolog"
+SQLITE_HEADER = b"SQLite format 3\x00"
+#: PRAGMA application_id of a dominolog store: the bytes "DmLg" (stores made before it have 0)
+APPLICATION_ID = int.from_bytes(b"DmLg", "big")
+
+SCHEMA = """
+CREATE TABLE dominolog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE events (
+    match_id TEXT NOT NULL,
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    type TEXT,
+    player TEXT,
+    tile TEXT,
+    json TEXT NOT NULL,
+    raw BLOB,
+    at TEXT,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (match_id, seq)
+) WITHOUT ROWID;
+CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
+CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
+CREATE TABLE matches (
+    id TEXT PRIMARY KEY,
+    variant TEXT,
+    players TEXT,
+    meta TEXT,
+    status TEXT NOT NULL,
+    complete INTEGER NOT NULL,
+    head TEXT NOT NULL,
+    totals TEXT,
+    winner TEXT,
+    hands INTEGER NOT NULL,
+    events INTEGER NOT NULL,
+    violations INTEGER NOT NULL,
+    unverified INTEGER NOT NULL
+);
+CREATE INDEX matches_head ON matches (head);
+CREATE TABLE hands (
+    match_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    "end" TEXT NOT NULL,
+    winner TEXT,
+    points TEXT NOT NULL,
+    PRIMARY KEY (match_id, number)
+);
+CREATE TABLE imports (
+    match_id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    imported_at TEXT NOT NULL
+);
+"""
+
+
+def open_store(path: Path | str, create: bool = True, write: bool | None = None) -> Store:
+    """Open (or, with ``create``, create) the store at ``path``; :class:`StoreError` with a clear message
+    if it cannot be used. ``write`` (default: ``create``) says whether the command will write: a store
+    that cannot be written is then refused (:class:`ReadOnlyError`) before anything happens.
+
+    Nothing is written to a file that is not ours: a FIFO, a device or a folder is refused from its
+    file type, another program's database from its ``application_id`` or its tables, a damaged one
+    from SQLite's ``quick_check``, all before the first write. A store whose file or folder cannot be
+    written (read-only media, permissions) is read as immutable, leaving no ``-wal``/``-shm`` behind.
+    """
+    p = Path(path)
+    write = create if write is None else write
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise StoreError(f"{p}: cannot use it: {exc.strerror or exc}") from None
+    if st is None:
+        if not create:
+            raise StoreError(f"{p}: no such database (import something first)")
+        if _read_only_folder(p):
+            raise ReadOnlyError(f"{p}: the folder is read-only: cannot create the store there")
+    else:
+        if stat.S_ISDIR(st.st_mode):
+            raise StoreError(f"{p}: is a folder, not a database file")
+        if not stat.S_ISREG(st.st_mode):
+            raise StoreError(f"{p}: not a regular file (a FIFO, a device, ...): a store is a SQLite file")
+        try:
+            with open(p, "rb") as fh:
+                header = fh.read(100)
+        except OSError as exc:
+            raise StoreError(f"{p}: cannot read: {exc.strerror or exc}") from None
+        if header and not header.startswith(SQLITE_HEADER):
+            raise StoreError(f"{p}: not a SQLite database (a dominolog store is one)")
+        if len(header) >= 72:
+            app_id = int.from_bytes(header[68:72], "big")
+            if app_id not in (0, APPLICATION_ID):
+                raise StoreError(
+                    f"{p}: a database of another program (application id {app_id:#010x}), not a dominolog store"
+                )
+    read_only = st is not None and (not st.st_mode & 0o222 or _read_only_folder(p))
+    if read_only and write:
+        raise ReadOnlyError(
+            f"{p}: the store is read-only (the file or its folder cannot be written); nothing was written"
+        )
+    try:
+        if read_only:  # nothing may be created beside it: read it as it is, with no locks
+            conn = sqlite3.connect(f"{p.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None)
+        else:
+            conn = sqlite3.connect(p, timeout=BUSY_SECONDS, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{p}: cannot open: {exc}") from None
+    try:
+        return _prepare(p, conn, read_only)
+    except StoreError:
+        conn.close()
+        raise
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
+        raise DamagedStoreError(f"{p}: the store is damaged ({exc})") from None
+
+
+def _read_only_folder(p: Path) -> bool:
+    folder = p.resolve().parent
+    try:
+        return not os.stat(folder).st_mode & 0o222 or not os.access(folder, os.W_OK)
+    except OSError:
+        return True
+
+
+def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> Store:
+    # Whose database is it, and is it whole? Asked before anything is changed (the journal mode is a change).
+    try:
+        found = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc):
+            raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
+        raise
+    if found and "dominolog_meta" not in found:
+        names = ", ".join(sorted(found)[:5])
+        raise StoreError(f"{p}: a database of another program (tables: {shown(names)}), not a dominolog store")
+    if found:
+        problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+        if problems != ["ok"]:
+            raise DamagedStoreError(
+                f"{p}: the store is damaged ({shown('; '.join(problems), 300)}); nothing was written"
+            )
+    if read_only:
+        if not found:
+            raise StoreError(f"{p}: an empty database, not a dominolog store")
+        _check_version(p, conn)
+        return Store(p, sqlite_utils.Database(conn), read_only=True)
+    start = time.monotonic()
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL").fetchone()
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() - start > BUSY_SECONDS:
+                raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
+            time.sleep(0.05)
+    conn.execute("PRAGMA synchronous=FULL")
+    db = sqlite_utils.Database(conn)
+    tables = set(db.table_names())
+    if not tables:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
+        try:
+            if not set(db.table_names()):  # another process may have created it meanwhile
+                for statement in _statements(SCHEMA):
+                    conn.execute(statement)
+                conn.executemany(
+                    "INSERT INTO dominolog_meta VALUES (?, ?)", [("app", APP), ("schema_version", SCHEMA_VERSION)]
+                )
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    else:  # (another program's tables were refused above, before anything was changed)
+        _check_version(p, conn)
+    return Store(p, db)
+
+
+def _check_version(p: Path, conn: sqlite3.Connection) -> None:
+    meta = dict(conn.execute("SELECT key, value FROM dominolog_meta").fetchall())
+    if meta.get("app") != APP or meta.get("schema_version") != SCHEMA_VERSION:
+        raise StoreError(f"{p}: a dominolog store of another version ({shown(meta.get('schema_version'))})")
+
+
+def _statements(script: str) -> Iterable[str]:
+    """Split the schema into statements (triggers hold semicolons inside BEGIN ... END)."""
+    buf = ""
+    for line in script.strip().splitlines():
+        buf += line + "\n"
+        if sqlite3.complete_statement(buf):
+            yield buf.strip()
+            buf = ""
