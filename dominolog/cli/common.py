@@ -85,3 +85,26 @@ def stored_match(db: Path, match_id: str) -> MatchLog:
         match_id_or_fail(store, db, match_id)
         records = [rec for rec, _ in store.records(match_id)]
     return MatchLog(f"{db}#{match_id}", 1, records)
+
+
+#: the match a command shows: a file (with ``--match K``), or with ``--db`` an id of the store
+MatchTarget = Annotated[
+    str,
+    typer.Argument(
+        help="A log file (JSON Lines); with --db, a match id of the store.", show_default=False, metavar="FILE|MATCH"
+    ),
+]
+MatchNumber = Annotated[int, typer.Option("--match", min=1, help="Which match of the file (1 = the first).")]
+MatchStore = Annotated[
+    Path | None,
+    typer.Option("--db", help="Take the match from this store (a SQLite file): the argument is then its id."),
+]
+
+
+def match_of(target: str, match: int, db: Path | None) -> tuple[MatchLog, int, str]:
+    """The match a command was given, a file's or the store's, or exit saying why not: its log, how
+    many matches its file holds (1 for the store), and how to name it in a message."""
+    if db is not None:
+        return stored_match(db, target), 1, f"{shown(db)}: match {shown(target, 100)}"
+    log, count = match_of_file(Path(target), match)
+    return log, count, f"{shown(target)}: match {match}"

@@ -8,40 +8,20 @@ from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import fail, match_of_file, stored_match
-from dominolog.log.reader import MatchLog
-from dominolog.textsafe import shown
-
-
-def _from_file(file: Path, match: int) -> tuple[MatchLog, str]:
-    log, count = match_of_file(file, match)
-    return log, file.name if count == 1 else f"{file.name} #{match}/{count}"
-
-
-def _from_store(db: Path, match_id: str) -> tuple[MatchLog, str]:
-    return stored_match(db, match_id), match_id
+from dominolog.cli.common import MatchNumber, MatchStore, MatchTarget, fail, match_of
 
 
 def replay(
-    target: Annotated[
-        str,
-        typer.Argument(
-            help="A log file (JSON Lines); with --db, a match id of the store.",
-            show_default=False,
-            metavar="FILE|MATCH",
-        ),
-    ],
-    match: Annotated[int, typer.Option("--match", min=1, help="Which match of the file (1 = the first).")] = 1,
-    db: Annotated[
-        Path | None,
-        typer.Option("--db", help="Replay a match of this store (a SQLite file): TARGET is then its id."),
-    ] = None,
+    target: MatchTarget,
+    match: MatchNumber = 1,
+    db: MatchStore = None,
     at: Annotated[int | None, typer.Option("--at", min=1, help="Open at this event (seq); default: the first.")] = None,
 ) -> None:
     """Step through a match in the terminal: the table, the hands, the scores and every event,
     violations marked. Keys are shown at the bottom (? lists them all)."""
-    log, title = _from_store(db, target) if db is not None else _from_file(Path(target), match)
-    where = shown(log.source) if db is not None else f"{shown(log.source)}: match {match}"
+    log, count, where = match_of(target, match, db)
+    name = Path(target).name
+    title = target if db is not None else name if count == 1 else f"{name} #{match}/{count}"
     if not log.records:
         fail(f"{where}: the match has no events")
     last = log.records[-1].seq

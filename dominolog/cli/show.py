@@ -3,43 +3,27 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import fail, match_of_file, stored_match
+from dominolog.cli.common import MatchNumber, MatchStore, MatchTarget, fail, match_of
 from dominolog.reducer import reduce_match
 from dominolog.render import render_state
 from dominolog.textsafe import shown
 
 
 def show(
-    target: Annotated[
-        str,
-        typer.Argument(
-            help="A log file (JSON Lines); with --db, a match id of the store.",
-            show_default=False,
-            metavar="FILE|MATCH",
-        ),
-    ],
-    match: Annotated[int, typer.Option("--match", min=1, help="Which match of the file (1 = the first).")] = 1,
+    target: MatchTarget,
+    match: MatchNumber = 1,
     at: Annotated[
         int | None, typer.Option("--at", min=1, help="Show the state after this event (seq); default: the last.")
     ] = None,
-    db: Annotated[
-        Path | None,
-        typer.Option("--db", help="Show a match of this store (a SQLite file): the argument is then its id."),
-    ] = None,
+    db: MatchStore = None,
 ) -> None:
     """Print the table, each hand, whose turn, the scores and the violations so far.
     Exit 1 when the file holds no match (only lines that are not events)."""
-    if db is not None:
-        log, count = stored_match(db, target), 1
-        where = f"{shown(db)}: match {shown(target, 100)}"
-    else:
-        log, count = match_of_file(Path(target), match)
-        where = f"{shown(target)}: match {match}"
+    log, count, where = match_of(target, match, db)
     if log.orphan:  # no match_start: nothing to show but what is wrong
         for rec in log.records:
             if rec.error is not None:
