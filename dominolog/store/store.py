@@ -181,7 +181,7 @@ class Store:
         row = self.row_of
         for rec in log.records:
             reducer.feed(rec)
-            rows.append(row(rec, reducer._head))
+            rows.append(row(rec, reducer.head))
         report = reducer.report()
         mid = match_id_of(log, report.head)
         if self.has_match(mid):

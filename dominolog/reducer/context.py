@@ -1,0 +1,55 @@
+"""Where a variant's hooks report what they find about the event being applied."""
+
+from __future__ import annotations
+
+from dominolog.state import Issue, PendingCheck
+
+
+class Findings:
+    """The violations and unverified rules of the match's events, as the fold finds them.
+
+    ``pending`` holds the open hand's unverified rules to judge again when the reveals are in.
+    """
+
+    __slots__ = ("pending", "unverified", "violations")
+
+    def __init__(self) -> None:
+        self.violations: list[Issue] = []
+        self.unverified: list[Issue] = []
+        self.pending: list[tuple[Issue, PendingCheck]] = []
+
+
+class Ctx:
+    """The event being applied (its seq and line), and where its findings go."""
+
+    __slots__ = ("findings", "line", "seq")
+
+    def __init__(self, findings: Findings) -> None:
+        self.findings = findings
+        self.seq = 0
+        self.line = 0
+
+    def violation(self, code: str, message: str) -> None:
+        self.findings.violations.append(Issue(self.seq, self.line, code, message))
+
+    def unverified(self, code: str, message: str, check: PendingCheck | None = None) -> None:
+        issue = Issue(self.seq, self.line, code, message)
+        self.findings.unverified.append(issue)
+        if check is not None:
+            self.findings.pending.append((issue, check))
+
+
+class QuietCtx:
+    """A context that drops what it is told (rebuilding a state whose violations were already reported)."""
+
+    __slots__ = ("line", "seq")
+
+    def __init__(self, seq: int) -> None:
+        self.seq = seq
+        self.line = 0
+
+    def violation(self, code: str, message: str) -> None:
+        pass
+
+    def unverified(self, code: str, message: str, check: PendingCheck | None = None) -> None:
+        pass

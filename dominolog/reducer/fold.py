@@ -1,0 +1,371 @@
+"""The fold: :class:`MatchReducer` applies one record after another to the match's state.
+
+It owns what is the same in every variant: the ``seq`` and hash checks, names, the
+dispatch of each event, ``undo`` (through :mod:`~dominolog.reducer.history`) and
+hand and match boundaries (:mod:`~dominolog.reducer.hands`). What the rules say
+about a play, a draw or a pass is asked of the variant (:mod:`dominolog.variants`).
+
+The fold is incremental: :meth:`MatchReducer.feed` costs what its event costs, not
+what the match costs, so a recorder keeps one reducer and feeds it each new event.
+:meth:`MatchReducer.attempt` feeds an event and can take it back (:meth:`rollback`):
+that is how a recorder refuses an entry without writing it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from dominolog.events import Event, MatchStart
+from dominolog.log.reader import MatchLog, Record
+from dominolog.reducer.chain import HashChain
+from dominolog.reducer.context import Ctx, Findings
+from dominolog.reducer.hands import HandLifecycle
+from dominolog.reducer.history import SAVE_EVERY, HandHistory, Saved
+from dominolog.reducer.report import MatchReport
+from dominolog.state import HandState, Issue, MatchState
+from dominolog.variants import Variant, VariantError, find_variant
+
+TURN_EVENTS = frozenset({"play", "draw", "pass", "declare", "block_call"})
+_NAME_FIELDS = {
+    "deal": ("leader", "dealer", "chooser"),
+    **{kind: ("player",) for kind in ("play", "draw", "pass", "declare", "block_call", "reveal", "note")},
+}
+
+
+@dataclass(slots=True, frozen=True)
+class Mark:
+    """Everything an event can change in a reducer, saved so that the event can be taken back.
+    Costs a copy of the open hand (never of the match)."""
+
+    events: int
+    chain: tuple[bool | None, str | None, str]
+    format_issues: int
+    violations: list[Issue]
+    unverified: list[Issue]
+    pending: list[Any]
+    flags: tuple[bool, bool, bool]
+    state: MatchState | None
+    variant: Variant | None
+    match: tuple[Any, ...] | None
+    history: HandHistory
+
+
+class MatchReducer(HandLifecycle):
+    """Folds the records of one match. Feed records in order, then call :meth:`report`."""
+
+    def __init__(self, source: str = "<log>", line: int = 1) -> None:
+        self.source = source
+        self.line = line
+        self.state: MatchState | None = None
+        self.variant: Variant | None = None
+        self.findings = Findings()
+        #: violations of the events' form (malformed, seq, hash): never taken back by an undo
+        self.format_issues: list[Issue] = []
+        self.broken = False
+        self.orphan = False
+        self.ctx = Ctx(self.findings)
+        self.events = 0
+        self.chain = HashChain()
+        #: the open hand since its deal
+        self.history = HandHistory()
+        #: a hand that is not counted is being skipped up to its hand_end
+        self.skipping = False
+
+    @property
+    def violations(self) -> list[Issue]:
+        return self.findings.violations
+
+    @property
+    def unverified(self) -> list[Issue]:
+        return self.findings.unverified
+
+    @property
+    def head(self) -> str:
+        """The head hash over every record fed so far (docs/format.md, section 6)."""
+        return self.chain.head
+
+    # -- feeding -------------------------------------------------------------
+    def feed(self, rec: Record) -> None:
+        """Apply one record. A bug met here is reported as ``internal-error``, never raised."""
+        try:
+            self._feed(rec)
+        except Exception as exc:  # pragma: no cover - the property tests keep this unreachable
+            self.format_issues.append(
+                Issue(rec.seq, rec.line, "internal-error", f"dominolog failed here ({type(exc).__name__}: {exc})")
+            )
+            self.broken = True
+
+    def mark(self) -> Mark:
+        """Save what the next event may change (see :meth:`rollback`)."""
+        f, state = self.findings, self.state
+        match = None
+        if state is not None:
+            hand = state.hand.clone() if state.hand is not None else None
+            match = (hand, len(state.results), state.totals, state.over, state.ended, state.abandoned, state.winner)
+        return Mark(
+            self.events,
+            self.chain.state(),
+            len(self.format_issues),
+            list(f.violations),
+            list(f.unverified),
+            list(f.pending),
+            (self.broken, self.orphan, self.skipping),
+            state,
+            self.variant,
+            match,
+            self.history.copy(),
+        )
+
+    def rollback(self, mark: Mark) -> None:
+        """Take back every event fed since ``mark``: the reducer is as it was then."""
+        f = self.findings
+        self.events = mark.events
+        self.chain.restore(mark.chain)
+        del self.format_issues[mark.format_issues :]
+        f.violations[:] = mark.violations
+        f.unverified[:] = mark.unverified
+        f.pending[:] = mark.pending
+        self.broken, self.orphan, self.skipping = mark.flags
+        self.state, self.variant = mark.state, mark.variant
+        if self.state is not None and mark.match is not None:
+            hand, results, totals, over, ended, abandoned, winner = mark.match
+            s = self.state
+            s.hand = hand.clone() if hand is not None else None
+            del s.results[results:]
+            s.totals, s.over, s.ended, s.abandoned, s.winner = totals, over, ended, abandoned, winner
+        self.history = mark.history.copy()
+
+    def attempt(self, rec: Record) -> tuple[Mark, list[Issue], list[Issue]]:
+        """Feed ``rec`` and say what it brought: the mark to roll it back with, its violations
+        (of its form and of the rules) and its unverified rules."""
+        mark = self.mark()
+        self.feed(rec)
+        before = {(i.seq, i.code, i.message) for i in mark.violations}
+        new = self.format_issues[mark.format_issues :] + [
+            i for i in self.findings.violations if (i.seq, i.code, i.message) not in before
+        ]
+        was = {(i.seq, i.code, i.message) for i in mark.unverified}
+        unverified = [i for i in self.findings.unverified if (i.seq, i.code, i.message) not in was]
+        return mark, new, unverified
+
+    def _feed(self, rec: Record) -> None:
+        self.events += 1
+        self.format_issues.extend(self.chain.check(rec))
+        ctx = self.ctx
+        ctx.seq, ctx.line = rec.seq, rec.line
+        if self.orphan:
+            if rec.error is not None:
+                self.format_issues.append(
+                    Issue(rec.seq, rec.line, "malformed", f"{rec.error} (before any match_start)")
+                )
+            else:
+                self.format_issues.append(
+                    Issue(rec.seq, rec.line, "out-of-order", f"{rec.type} before any match_start; not part of a match")
+                )
+            return
+        if rec.error is not None or rec.event is None:
+            self.format_issues.append(Issue(rec.seq, rec.line, "malformed", rec.error or "not an event"))
+            if rec.seq == 1:
+                self.broken = True
+            return
+        ev = rec.event
+        if ev.seq is not None and ev.seq != rec.seq:
+            self.format_issues.append(
+                Issue(rec.seq, rec.line, "malformed", f"seq is {ev.seq}, but this is event {rec.seq} of the match")
+            )
+        if isinstance(ev, MatchStart):
+            self._start(ev)
+            return
+        if self.broken or self.state is None:
+            return
+        self._apply(rec, ev)
+
+    def _start(self, ev: MatchStart) -> None:
+        try:
+            self.variant = find_variant(ev.variant)(ev.players, ev.options)
+        except VariantError as exc:
+            self.format_issues.append(Issue(self.ctx.seq, self.ctx.line, "malformed", f"match_start: {exc}"))
+            self.broken = True
+            return
+        self.state = MatchState(
+            variant=ev.variant,
+            players=list(ev.players),
+            options=dict(self.variant.options),
+            match_id=ev.id,
+            meta=dict(ev.meta or {}),
+            totals={p: 0 for p in ev.players},
+        )
+
+    def unknown_names(self, ev: Event) -> list[str]:
+        """The fields of ``ev`` naming someone who is not a player (``["player 'Zed'"]``)."""
+        assert self.state is not None
+        players = self.state.players
+        fields = ev.__dict__  # pydantic's getattr on a field a model lacks is slow
+        names = []
+        for attr in _NAME_FIELDS.get(ev.type, ()):
+            value = fields.get(attr)
+            if value is not None and value not in players:
+                names.append(f"{attr} {value!r}")
+        return names
+
+    def _apply(self, rec: Record, ev: Event) -> None:
+        state = self.state
+        assert state is not None and self.variant is not None
+        ctx = self.ctx
+        unknown = self.unknown_names(ev)
+        if unknown:
+            # a fault of the event's form: an undo later in the hand does not take it back
+            self.format_issues.append(
+                Issue(
+                    rec.seq,
+                    rec.line,
+                    "malformed",
+                    f"{ev.type}: unknown {', '.join(unknown)} (players: {', '.join(state.players)}); event ignored",
+                )
+            )
+            if ev.type == "deal":
+                self._close_open_hand(ev)
+                self.skipping = True
+            return
+        kind = ev.type
+        if kind == "note":
+            return
+        if state.ended:
+            ctx.violation("out-of-order", f"{kind} after match_end; ignored")
+            return
+        if kind == "match_end":
+            self._match_end(ev)  # type: ignore[arg-type]
+            return
+        if kind == "deal":
+            self._deal(ev)  # type: ignore[arg-type]
+            return
+        if kind == "hand_end":
+            self._hand_end(ev)  # type: ignore[arg-type]
+            return
+        if state.hand is None:
+            if self.skipping:
+                return
+            if state.over:
+                ctx.violation("out-of-order", f"{kind} after the match is over; ignored")
+            elif state.results:
+                ctx.violation(
+                    "out-of-order", f"{kind} after hand {len(state.results)} ended and before the next deal; ignored"
+                )
+            else:
+                ctx.violation("out-of-order", f"{kind} before the first deal; ignored")
+            return
+        hist = self.history
+        hist.records.append((rec, ev))
+        if kind == "undo":
+            self._undo(rec)
+            return
+        k = len(hist.standing)
+        if k % SAVE_EVERY == 0:
+            f = self.findings
+            hist.saved[k] = Saved(state.hand.clone(), len(f.violations), len(f.unverified), len(f.pending))
+        hist.standing.append(len(hist.records) - 1)
+        self._apply_in_hand(ev)
+
+    def _apply_in_hand(self, ev: Event) -> None:
+        """Apply a turn event or a reveal to the open hand (also used when re-folding)."""
+        state, variant = self.state, self.variant
+        assert state is not None and variant is not None and state.hand is not None
+        hand = state.hand
+        kind = ev.type
+        if kind in TURN_EVENTS:
+            if hand.over is not None and not variant.accepts_after_over(hand, kind):
+                self.ctx.violation(
+                    "out-of-order",
+                    f"{kind} after hand {hand.number} was over ({hand.over} at seq {hand.over_seq}); ignored",
+                )
+                return
+            if kind == "play":
+                variant.on_play(state, hand, ev, self.ctx)  # type: ignore[arg-type]
+            elif kind == "pass":
+                variant.on_pass(state, hand, ev, self.ctx)  # type: ignore[arg-type]
+            elif kind == "draw":
+                variant.on_draw(state, hand, ev, self.ctx)  # type: ignore[arg-type]
+            elif kind == "declare":
+                variant.on_declare(state, hand, ev, self.ctx)  # type: ignore[arg-type]
+            else:
+                variant.on_block_call(state, hand, ev, self.ctx)  # type: ignore[arg-type]
+        elif kind == "reveal":
+            self._reveal(hand, ev)  # type: ignore[arg-type]
+
+    def _undo(self, rec: Record) -> None:
+        """Withdraw the latest standing event of the hand: go back to the state saved nearest
+        before it and apply the (at most SAVE_EVERY - 1) standing events between."""
+        state, hist, f, ctx = self.state, self.history, self.findings, self.ctx
+        assert state is not None
+        if not hist.standing:
+            hist.undo_targets[rec.seq] = None
+            ctx.violation("illegal", "undo with nothing to retract in this hand")
+            return
+        target = hist.records[hist.standing.pop()][0]
+        hist.undo_targets[rec.seq] = target.seq
+        hist.retracted.add(target.seq)
+        k = len(hist.standing)
+        base = k - k % SAVE_EVERY
+        saved = hist.saved[base]
+        del f.violations[saved.violations :]
+        del f.unverified[saved.unverified :]
+        del f.pending[saved.pending :]
+        state.hand = saved.hand.clone()
+        seq, line = ctx.seq, ctx.line
+        for pos in hist.standing[base:]:
+            r, e = hist.records[pos]
+            ctx.seq, ctx.line = r.seq, r.line
+            self._apply_in_hand(e)
+        ctx.seq, ctx.line = seq, line
+
+    # -- what the recorder asks -------------------------------------------------------
+    @property
+    def hand(self) -> HandState | None:
+        return self.state.hand if self.state is not None else None
+
+    def on_move(self) -> str | None:
+        """Who is to act now (None: no hand in play, or nobody can be named)."""
+        hand = self.hand
+        return hand.turn if hand is not None and hand.over is None else None
+
+    def next_undo(self) -> Record | None:
+        """The event an ``undo`` now would withdraw."""
+        return self.history.last_standing() if self.hand is not None else None
+
+    # -- results -------------------------------------------------------------------
+    def report(self) -> MatchReport:
+        state = self.state
+        violations = sorted(self.format_issues + self.findings.violations, key=lambda i: i.seq)
+        unverified = sorted(self.findings.unverified, key=lambda i: i.seq)
+        return MatchReport(
+            source=self.source,
+            line=self.line,
+            variant=state.variant if state else None,
+            players=list(state.players) if state else [],
+            valid=not violations,
+            complete=bool(state and state.ended),
+            violations=violations,
+            unverified=unverified,
+            hands=list(state.results) if state else [],
+            totals=dict(state.totals) if state else {},
+            winner=state.winner if state else None,
+            head=self.chain.head,
+            match_id=state.match_id if state else None,
+            events=self.events,
+        )
+
+
+def reduce_match(log: MatchLog, upto_seq: int | None = None) -> MatchReducer:
+    """Fold one match (up to and including ``upto_seq``) and return the reducer."""
+    reducer = MatchReducer(log.source, log.line)
+    reducer.orphan = log.orphan
+    for rec in log.records:
+        if upto_seq is not None and rec.seq > upto_seq:
+            break
+        reducer.feed(rec)
+    return reducer
+
+
+def verify_match(log: MatchLog) -> MatchReport:
+    return reduce_match(log).report()

@@ -1,0 +1,278 @@
+"""Hand and match boundaries (ruling C4): deals, hand ends, match ends, reveals, and the
+re-check of hands recorded with hidden tiles once the reveals are in (docs/format.md 8.5, 8.6)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dominolog.events import Deal, Event, HandEnd, MatchEnd, Reveal
+from dominolog.reducer.claims import check_claim, check_claim_names
+from dominolog.reducer.context import QuietCtx
+from dominolog.reducer.history import HandHistory
+from dominolog.state import HandResult, HandState, Issue, bounds_before
+from dominolog.tiles import DOUBLE_SIX, Tile
+
+if TYPE_CHECKING:
+    from dominolog.reducer.fold import MatchReducer
+
+
+class HandLifecycle:
+    """The part of :class:`~dominolog.reducer.fold.MatchReducer` that opens and closes hands."""
+
+    def _deal(self: MatchReducer, ev: Deal) -> None:
+        state, variant = self.state, self.variant
+        assert state is not None and variant is not None
+        self._close_open_hand(ev)
+        if state.over:
+            self.ctx.violation("out-of-order", "deal after the match is over; this hand is not counted")
+            self.skipping = True
+            return
+        self.skipping = False
+        hand = variant.start_hand(state, ev, self.ctx)
+        state.hand = hand
+        f = self.findings
+        self.history = HandHistory(ev, (len(f.violations), len(f.unverified)))
+        f.pending = []
+
+    def _close_open_hand(self: MatchReducer, ev: Event) -> None:
+        """A deal or match_end while a hand is open: close it as well as the rules allow."""
+        state, variant = self.state, self.variant
+        assert state is not None and variant is not None
+        hand = state.hand
+        if hand is None:
+            return
+        if isinstance(ev, MatchEnd) and ev.reason == "abandoned" and hand.over is None:
+            self._finish_hand(variant.abandoned_result(state, hand))
+            return
+        self._prepare_end(hand)
+        hand = state.hand
+        assert hand is not None
+        if hand.over is not None:
+            self.ctx.violation("out-of-order", f"hand {hand.number} ended without a hand_end before this {ev.type}")
+            self._finish_hand(self._result(hand))
+        else:
+            self.ctx.violation(
+                "out-of-order",
+                f"{ev.type} while hand {hand.number} is still being played; the hand is closed as abandoned",
+            )
+            self._finish_hand(variant.abandoned_result(state, hand))
+
+    def _prepare_end(self: MatchReducer, hand: HandState) -> None:
+        """At the end of a hand recorded with hidden tiles, check what the reveals now make checkable.
+
+        When the reveals give every player's tiles and every draw was seen, the deal
+        follows (tiles played, plus tiles left, minus tiles drawn) and the whole hand
+        is re-folded from it. Otherwise (draws not seen) each unverified rule is
+        judged again from what the reveals prove the player held at that event.
+        """
+        if not hand.hidden or self.history.deal is None:
+            return
+        hand.settle()
+        if not hand.hands_known or any(t is None for _, _, t in hand.draws):
+            self._rejudge(hand)
+            return
+        start = self._hand_start()
+        if start.fully_known:
+            return
+        held: set[Tile] = set()
+        for p, h in start.holdings.items():
+            drawn = {t for _, q, t in hand.draws if q == p}
+            h.known = (set(hand.played_by[p]) | hand.holdings[p].known) - drawn
+            h.unknown = 0
+            held |= h.known
+        start.boneyard.known = set(DOUBLE_SIX) - held - start.layout.on_board if self.variant.has_boneyard else set()  # type: ignore[union-attr]
+        start.boneyard.unknown = 0
+        start.unaccounted = set()
+        self._refold(start)
+
+    def _hand_start(self: MatchReducer) -> HandState:
+        """The open hand's state right after its deal (its deal violations were reported then)."""
+        assert self.state is not None and self.variant is not None and self.history.deal is not None
+        quiet = QuietCtx(self.state.hand.deal_seq if self.state.hand else 0)
+        return self.variant.start_hand(self.state, self.history.deal, quiet)
+
+    def _refold(self: MatchReducer, base: HandState) -> None:
+        """Re-apply the open hand's standing events to ``base``, a starting state with the deal the
+        reveals made known: every rule of the hand is judged again."""
+        state, hist, f = self.state, self.history, self.findings
+        assert state is not None
+        del f.violations[hist.marks[0] :]
+        del f.unverified[hist.marks[1] :]
+        f.pending = []
+        state.hand = base
+        ctx = self.ctx
+        seq, line = ctx.seq, ctx.line
+        for rec, ev in hist.records:
+            if rec.seq in hist.retracted:
+                continue
+            ctx.seq, ctx.line = rec.seq, rec.line
+            if ev.type == "undo":
+                if hist.undo_targets.get(rec.seq) is None:
+                    ctx.violation("illegal", "undo with nothing to retract in this hand")
+                continue
+            self._apply_in_hand(ev)
+        ctx.seq, ctx.line = seq, line
+        hist.saved = {}  # the hand is closing: nothing goes back past this
+
+    def _rejudge(self: MatchReducer, hand: HandState) -> None:
+        """Judge the open hand's unverified rules again, from what the reveals prove (draws not seen)."""
+        f = self.findings
+        for issue, check in f.pending:
+            if hand.holdings[check.player].unknown:
+                continue
+            sure, upper = bounds_before(hand, check.player, check.seq)
+            sure |= check.known
+            upper &= check.possible
+            if not sure <= upper:
+                continue  # the records contradict each other (reported elsewhere)
+            verdict, detail = check.judge(frozenset(sure), frozenset(upper), check.count)
+            i = f.unverified.index(issue)
+            if verdict is None:
+                f.unverified[i] = Issue(
+                    issue.seq,
+                    issue.line,
+                    issue.code,
+                    f"{check.action}; {check.player}'s hand was hidden, and the reveals do not settle this "
+                    "(draws not seen leave open which tiles were held then)",
+                )
+                continue
+            del f.unverified[i]
+            if verdict:
+                f.violations.append(
+                    Issue(issue.seq, issue.line, issue.code, f"{check.message} (shown by the reveals: {detail})")
+                )
+        f.pending = []
+
+    def _result(self: MatchReducer, hand: HandState) -> HandResult:
+        state, variant = self.state, self.variant
+        assert state is not None and variant is not None
+        result = variant.score_hand(state, hand, self.ctx)
+        if result is None:
+            hidden = ", ".join(p for p, h in hand.holdings.items() if h.unknown) or "the boneyard"
+            self.ctx.unverified(
+                "score-mismatch",
+                f"the points of hand {hand.number} cannot be checked: tiles of {hidden} were never revealed; "
+                "the table's claim is taken",
+            )
+            result = HandResult(hand.number, hand.over or "block", None, {p: 0 for p in state.players}, verified=False)
+        return result
+
+    def _hand_end(self: MatchReducer, ev: HandEnd) -> None:
+        state, variant = self.state, self.variant
+        assert state is not None and variant is not None
+        hand = state.hand
+        ctx = self.ctx
+        if hand is None:
+            if self.skipping:
+                self.skipping = False
+            else:
+                ctx.violation("out-of-order", "hand_end with no hand open")
+            return
+        self._prepare_end(hand)
+        hand = state.hand
+        assert hand is not None
+        if hand.over is None:
+            maybe = variant.may_be_over(hand)
+            if maybe is True:  # the reveals show the hand was over after its last turn event
+                hand.over = variant.unverified_end(hand)
+                hand.over_seq = hand.actions[-1][0] if hand.actions else ctx.seq
+                result = self._result(hand)
+            elif maybe is None:
+                ctx.unverified(
+                    "out-of-order",
+                    f"whether hand {hand.number} was over cannot be checked: hidden tiles were never revealed",
+                )
+                hand.over, hand.over_seq = variant.unverified_end(hand), ctx.seq
+                result = self._result(hand)
+            else:
+                ctx.violation("out-of-order", f"hand_end before hand {hand.number} is over; closed as abandoned")
+                result = variant.abandoned_result(state, hand)
+        else:
+            result = self._result(hand)
+        check_claim_names(ev, state.players, ctx)
+        if not result.verified:
+            if ev.points is not None:
+                result.points = {p: ev.points.get(p, 0) for p in state.players}
+            if "winner" in ev.model_fields_set:
+                result.winner = ev.winner
+        else:
+            check_claim(
+                ev, state.players, result.points, result.winner, f"hand {hand.number} ({describe(result)})", ctx
+            )
+        self._finish_hand(result)
+
+    def _finish_hand(self: MatchReducer, result: HandResult) -> None:
+        state, variant = self.state, self.variant
+        assert state is not None and variant is not None
+        if state.hand is not None:
+            result.leader, result.dealer = state.hand.leader, state.hand.dealer
+        state.results.append(result)
+        state.totals = {p: v + result.points.get(p, 0) for p, v in state.totals.items()}
+        state.hand = None
+        self.history = HandHistory()
+        variant.after_hand(state)
+
+    def _match_end(self: MatchReducer, ev: MatchEnd) -> None:
+        state, variant = self.state, self.variant
+        assert state is not None and variant is not None
+        self._close_open_hand(ev)
+        state.ended = True
+        check_claim_names(ev, state.players, self.ctx)
+        if ev.reason == "abandoned":
+            state.abandoned = True
+            state.winner = None
+        elif not state.over:
+            self.ctx.violation(
+                "out-of-order",
+                f"match_end too early: the match is not over after {len(state.results)} "
+                f"hand{'s' * (len(state.results) != 1)}",
+            )
+            state.winner = None
+        else:
+            state.winner = variant.match_winner(state)
+        check_claim(ev, state.players, dict(state.totals), state.winner, "match", self.ctx)
+
+    def _reveal(self: MatchReducer, hand: HandState, ev: Reveal) -> None:
+        ctx, variant = self.ctx, self.variant
+        assert variant is not None
+        player = ev.player
+        if hand.over is None and variant.may_be_over(hand) is False:
+            ctx.violation("out-of-order", f"{player} reveals before hand {hand.number} is over")
+        tiles = [Tile.parse(t) for t in ev.tiles]
+        shown = set(tiles)
+        if len(shown) != len(tiles):
+            ctx.violation("bad-reveal", f"{player}'s reveal lists a tile twice")
+        h = hand.holdings[player]
+        problems = []
+        missing = h.known - shown
+        if missing:
+            problems.append(f"leaves out {', '.join(map(str, sorted(missing)))}, which {player} holds")
+        fresh = shown - h.known
+        for t in sorted(fresh):
+            if t in hand.layout.on_board:
+                problems.append(f"shows {t}, which is on the table")
+            elif t not in hand.unaccounted:
+                holder = hand.holder_of(t)
+                problems.append(
+                    f"shows {t}, which is in {holder}'s hand" if holder else f"shows {t}, which is in the boneyard"
+                )
+        if len(shown) != h.count:
+            problems.append(f"shows {len(shown)} tiles, but {player} holds {h.count}")
+        if problems:
+            ctx.violation("bad-reveal", f"{player}'s reveal " + "; ".join(problems))
+        take = [t for t in sorted(fresh) if t in hand.unaccounted][: h.unknown]
+        h.known.update(take)
+        h.unknown -= len(take)
+        hand.unaccounted.difference_update(take)
+        hand.revealed.add(player)
+        hand.settle()
+
+
+def describe(result: HandResult) -> str:
+    """How a hand ended, for a message: ``block, aggressor Ana as Puppeteer``."""
+    out = result.end
+    if "aggressor" in result.detail:
+        out += f", aggressor {result.detail['aggressor']}"
+        if result.detail.get("puppeteer"):
+            out += " as Puppeteer"
+    return out
