@@ -10,7 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from dominolog.log.reader import expand_paths, iter_matches
+from dominolog.log.reader import expand_paths
+from dominolog.recording.notation import iter_matches_any
 from dominolog.reducer import MatchReport, verify_match
 from dominolog.textsafe import shown
 
@@ -34,9 +35,10 @@ def batch_gc() -> Iterator[None]:
 
 
 def verify_paths(paths: Iterable[Path | str]) -> Iterator[MatchReport]:
-    """Reports for every match in the files and folders given (PathError for a missing path)."""
+    """Reports for every match in the files and folders given, JSON Lines or ``.dn`` (PathError for a
+    missing path)."""
     for path in expand_paths(paths):
-        for log in iter_matches(path):
+        for log in iter_matches_any(path):
             yield verify_match(log)
 
 

@@ -234,4 +234,4 @@ def test_an_empty_folder_is_a_usage_error(cli: Cli, tmp_path: Path) -> None:
     empty.mkdir()
     done = cli("verify", empty)
     assert done.code == 2
-    assert done.err == f"dominolog: {empty}: no .jsonl files in the folder\n"
+    assert done.err == f"dominolog: {empty}: no .jsonl or .dn files in the folder\n"

@@ -8,7 +8,8 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from dominolog.log.reader import MatchLog, PathError, iter_matches
+from dominolog.log.reader import MatchLog, PathError
+from dominolog.recording.notation import iter_matches_any
 from dominolog.store import DamagedStoreError, Store, StoreError, open_store
 from dominolog.textsafe import shown
 
@@ -47,11 +48,12 @@ def store_or_fail(path: Path, create: bool = True, write: bool | None = None) ->
 
 
 def read_matches(file: Path) -> list[MatchLog]:
-    """Every match of a log file, or exit 2 saying why it cannot be read."""
+    """Every match of a log file (JSON Lines, or ``.dn`` by its suffix), or exit 2 saying why it
+    cannot be read."""
     if not file.is_file():
         fail(f"{shown(file)}: no such file")
     try:
-        return list(iter_matches(file))
+        return list(iter_matches_any(file))
     except PathError as exc:
         fail(shown(str(exc), 2000))
 
@@ -91,7 +93,9 @@ def stored_match(db: Path, match_id: str) -> MatchLog:
 MatchTarget = Annotated[
     str,
     typer.Argument(
-        help="A log file (JSON Lines); with --db, a match id of the store.", show_default=False, metavar="FILE|MATCH"
+        help="A log file (JSON Lines, or the .dn notation); with --db, a match id of the store.",
+        show_default=False,
+        metavar="FILE|MATCH",
     ),
 ]
 MatchNumber = Annotated[int, typer.Option("--match", min=1, help="Which match of the file (1 = the first).")]

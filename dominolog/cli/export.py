@@ -17,6 +17,7 @@ from dominolog.export import csv_rows, csv_text, scored_lines
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
 from dominolog.log.reader import Record
+from dominolog.recording.notation import NotationWriteError, write_dn
 from dominolog.reducer import MatchReducer, MatchReport
 from dominolog.store import Store
 from dominolog.textsafe import shown
@@ -29,6 +30,7 @@ class Format(StrEnum):
     json = "json"
     svg = "svg"
     text = "text"
+    dn = "dn"
 
 
 class _Match:
@@ -86,7 +88,7 @@ def _report(name: str, records: list[Record]) -> MatchReport:
 
 
 #: the format an ``--out`` file's suffix asks for
-SUFFIXES = {".svg": "svg", ".txt": "text", ".csv": "csv", ".json": "json", ".jsonl": "jsonl"}
+SUFFIXES = {".svg": "svg", ".txt": "text", ".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".dn": "dn"}
 
 
 def export(
@@ -104,7 +106,8 @@ def export(
         typer.Option(
             "--format",
             help="jsonl: the log as stored, byte for byte; csv: one row per hand; json: the verify document; "
-            "svg or text: a picture of the table at --at (default: as the match ended). "
+            "svg or text: a picture of the table at --at (default: as the match ended); "
+            "dn: the written notation (docs/notation.md), every event as the log has it. "
             "Default: from the suffix of --out, else svg with --at, else jsonl.",
             show_default=False,
         ),
@@ -161,6 +164,13 @@ def export(
         for m in matches:
             lines += list(scored_lines(m.records)) if scored else m.lines()
         data = b"".join(line + b"\n" for line in lines)
+    elif fmt is Format.dn:
+        try:
+            data = write_dn(m.records for m in matches).encode("utf-8")
+        except NotationWriteError as exc:
+            if store is not None:
+                store.close()
+            fail(f"cannot write the notation: {shown(str(exc), 2000)}", 1)
     elif fmt is Format.csv:
         data = csv_text(row for m in matches for row in csv_rows(m.name, _report(m.name, m.records))).encode()
     else:

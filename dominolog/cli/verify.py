@@ -11,7 +11,8 @@ import typer
 
 from dominolog.cli.common import fail, match_id_or_fail, store_or_fail
 from dominolog.cli.progress import LateProgress
-from dominolog.log.reader import PathError, expand_paths, iter_matches
+from dominolog.log.reader import PathError, expand_paths
+from dominolog.recording.notation import iter_matches_any
 from dominolog.reducer import MatchReport, verify_match
 from dominolog.store import verify_stored
 from dominolog.textsafe import shown
@@ -22,7 +23,8 @@ def verify(
     paths: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Log files (JSON Lines) or folders (every *.jsonl in them); with --db, match ids (none: all).",
+            help="Log files (JSON Lines, or the .dn notation) or folders (every *.jsonl and *.dn in them); "
+            "with --db, match ids (none: all).",
             show_default=False,
             metavar="PATH",
         ),
@@ -82,7 +84,7 @@ def _reports(paths: list[str], db: Path | None) -> Iterator[MatchReport]:
         size = sum(f.stat().st_size for f in files if f.is_file())
         with LateProgress(size, "verifying") as progress:
             for f in files:
-                for log in iter_matches(f):
+                for log in iter_matches_any(f):
                     progress.advance(sum(len(r.data) + 1 for r in log.records), len(log.records))
                     yield verify_match(log)
     except PathError as exc:

@@ -296,14 +296,15 @@ def _skip(rec: Record, lineno: int, first: bool = False) -> None:
 
 
 def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
-    """Files named, and every ``*.jsonl`` of each folder named (sorted); PathError if missing."""
+    """Files named, and every ``*.jsonl`` and ``*.dn`` (the notation) of each folder named (sorted by
+    name); PathError if missing."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            found = sorted(q for q in path.glob("*.jsonl") if q.is_file())
+            found = sorted(q for q in path.iterdir() if q.suffix in (".jsonl", ".dn") and q.is_file())
             if not found:
-                raise PathError(f"{p}: no .jsonl files in the folder")
+                raise PathError(f"{p}: no .jsonl or .dn files in the folder")
             out.extend(found)
         elif path.exists():
             out.append(path)
