@@ -189,7 +189,7 @@ def import_stages(corpus: Path) -> dict[str, float]:
             rows: list[tuple[Any, ...]] = []
             for rec in log.records:
                 reducer.feed(rec)
-                rows.append(Store.row_of(rec, reducer._head))
+                rows.append(Store.row_of(rec, reducer.head))
             reducer.report()
             out["reduce"] += clock() - t1
     return out

@@ -212,11 +212,12 @@ def run_canonical(records: list[Record]) -> int:
 def run_hash_chain(log: MatchLog) -> str:
     """The hash chain alone: the reducer's own chain step (head, and each stored hash checked) over one match."""
     reducer = MatchReducer(log.source, log.line)
+    issues = []
     for rec in log.records:
-        reducer._chain(rec)
-    if reducer.format_issues:
+        issues.extend(reducer.chain.check(rec))
+    if issues:
         raise AssertionError("the simulated corpus has a bad hash chain")
-    return reducer._head
+    return reducer.head
 
 
 def run_reduce(log: MatchLog) -> MatchReport:

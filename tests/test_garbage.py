@@ -146,7 +146,7 @@ def test_garbage_sent_to_record_is_refused_or_stored_exactly(
         lines = [b'{"type":"match_start","variant":"ghost13","players":["Ana","Ben"]}', *lines]
     accepted: list[bytes] = []
     for data in lines:
-        code, said = _main("record", "m1", _arg(data), "--db", str(db))
+        code, said = _main("append", "m1", _arg(data), "--db", str(db))
         assert code in (0, 1, 2), said
         if code == 0:
             accepted.append(data.strip())
@@ -180,4 +180,4 @@ def test_garbage_through_the_installed_script(tmp_path: Path) -> None:
     for argv in (["verify", path], ["verify", "--json", path], ["show", path], ["import", path, "--db", "x.db"]):
         done = run_cli(*argv, cwd=tmp_path).no_traceback()
         assert done.code in (0, 1, 2), (argv, done.err)
-    assert run_cli("record", "m", b"\xff\xfe", "--db", "x.db", cwd=tmp_path).no_traceback().code == 2
+    assert run_cli("append", "m", b"\xff\xfe", "--db", "x.db", cwd=tmp_path).no_traceback().code == 2

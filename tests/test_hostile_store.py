@@ -63,9 +63,9 @@ def test_record_refuses_what_is_not_an_event_of_the_match(
 ) -> None:
     db = tmp_path / "r.db"
     if first is not None:
-        assert cli("record", "m", first, "--db", db).code == 0
+        assert cli("append", "m", first, "--db", db).code == 0
     before = _events(db, "m") if db.exists() else []
-    done = cli("record", "m", line, "--db", db)
+    done = cli("append", "m", line, "--db", db)
     assert done.code == 1, done.err
     assert message in done.err and "nothing was written" in done.err
     assert (_events(db, "m") if db.exists() else []) == before
@@ -78,19 +78,23 @@ def test_record_refuses_a_wrong_hash_in_a_hashed_match(cli: Cli, tmp_path: Path)
     cli("import", log, "--db", db)
     (mid,) = json.loads(cli("list", "--db", db, "--json").out)["matches"][0:1]
     before = _events(db, mid["id"])
-    done = cli("record", mid["id"], '{"type":"note","text":"x","hash":"' + "0" * 64 + '"}', "--db", db)
+    done = cli("append", mid["id"], '{"type":"note","text":"x","hash":"' + "0" * 64 + '"}', "--db", db)
     assert done.code == 1 and f"is not the chain hash at seq {len(before) + 1}" in done.err
     assert _events(db, mid["id"]) == before
-    fine = cli("record", mid["id"], '{"type":"note","text":"x"}', "--db", db)
+    fine = cli("append", mid["id"], '{"type":"note","text":"x"}', "--db", db)
     assert fine.code == 0  # the tool adds the right hash itself (a note after the match end is out of order)
     assert "hash-mismatch" not in cli("verify", "--db", db).out
 
 
-def test_record_still_takes_an_illegal_play_what_happened_at_the_table(cli: Cli, tmp_path: Path) -> None:
+def test_append_refuses_an_illegal_play_unless_it_happened_at_the_table(cli: Cli, tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    cli("record", "m", START, "--db", db)
-    cli("record", "m", '{"type":"deal","leader":"Ana","hands":null}', "--db", db)
-    done = cli("record", "m", '{"type":"play","player":"Ben","tile":"6-6"}', "--db", db)
+    cli("append", "m", START, "--db", db)
+    cli("append", "m", '{"type":"deal","leader":"Ana","hands":null}', "--db", db)
+    refused = cli("append", "m", '{"type":"play","player":"Ben","tile":"6-6"}', "--db", db)
+    assert refused.code == 1
+    assert "refused: seq 3: illegal: not Ben's turn (Ana is on move); nothing was written" in refused.err
+    assert len(_events(db, "m")) == 2
+    done = cli("append", "m", '{"type":"play","player":"Ben","tile":"6-6"}', "--db", db, "--as-played")
     assert done.code == 0 and "illegal: not Ben's turn" in done.out
     assert len(_events(db, "m")) == 3
 
@@ -120,7 +124,7 @@ def test_a_read_only_store_can_be_read_and_is_never_written(cli: Cli, store: Pat
         assert cli("export", MID, "--db", store).stdout == REPLAY.read_bytes()
         assert cli("verify", "--db", store).code == 0
         assert "Ana" in cli("show", "--db", store, MID).out
-        for argv in (["import", REPLAY], ["record", MID, '{"type":"note","text":"x"}'], ["reindex"]):
+        for argv in (["import", REPLAY], ["append", MID, '{"type":"note","text":"x"}'], ["reindex"]):
             done = cli(*argv, "--db", store)
             assert done.code == 2, argv
             assert "read-only" in done.err
@@ -151,7 +155,7 @@ def test_a_damaged_store_is_exit_1_and_never_written(cli: Cli, store: Path) -> N
         ["verify"],
         ["show", MID],
         ["import", REPLAY],
-        ["record", MID, '{"type":"note","text":"x"}'],
+        ["append", MID, '{"type":"note","text":"x"}'],
         ["reindex"],
     ):
         done = cli(*argv, "--db", store)
@@ -170,7 +174,7 @@ def test_a_fifo_a_device_or_a_folder_is_refused_at_once(cli: Cli, tmp_path: Path
     else:
         target = tmp_path / "folder.db"
         target.mkdir()
-    for argv in (["list"], ["import", REPLAY], ["record", "m", START]):
+    for argv in (["list"], ["import", REPLAY], ["append", "m", START]):
         done = cli(*argv, "--db", target, timeout=20)
         assert done.code == 2, (argv, done.err)
         assert "not a regular file" in done.err or "is a folder" in done.err
@@ -190,7 +194,7 @@ def test_another_programs_database_is_refused_and_left_as_it_was(cli: Cli, tmp_p
         conn.commit()
     for db, said in ((empty_foreign, "application id 0x000004d2"), (with_tables, "tables: customers")):
         digest = sha(db)
-        for argv in (["import", REPLAY], ["record", "m", START], ["list"]):
+        for argv in (["import", REPLAY], ["append", "m", START], ["list"]):
             done = cli(*argv, "--db", db)
             assert done.code == 2
             assert "a database of another program" in done.err and said in done.err

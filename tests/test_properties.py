@@ -349,6 +349,8 @@ def _edited(key: str, value: Any, draw: Any, players: tuple[str, ...]) -> Any:
         return {**value, "event": "edited"}
     if key in ("id", "variant"):
         return value + "x"
+    if key == "suit":  # a 39 declaration
+        return "even" if value == "odd" else "odd"
     raise AssertionError(f"no edit for {key}")
 
 

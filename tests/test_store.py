@@ -53,8 +53,13 @@ def test_import_the_replays_then_list_and_export_csv(filled: Path) -> None:
     n = sum(len(ids_of(f)) for f in files)
     listed = invoke("list", "--db", str(filled))
     assert listed.exit_code == 0
-    assert listed.stdout.splitlines()[0].split() == ["id", "variant", "players", "status", "hands", "totals", "winner"]
+    header = ["id", "variant", "players", "status", "hands", "totals", "winner", "head"]
+    assert listed.stdout.splitlines()[0].split() == header
     assert listed.stdout.splitlines()[-1] == f"{n} matches"
+    with open_store(filled) as store:
+        head = store.conn.execute("SELECT head FROM matches WHERE id = 'club-2026-11-20-table-3'").fetchone()[0]
+    club = next(line for line in listed.stdout.splitlines() if line.startswith("club-2026-11-20-table-3 "))
+    assert club.endswith(f"  {head[:10]}")  # the head fingerprint, as the recorder shows it
     assert "disputed-2026-11-20" in listed.stdout and " invalid " in listed.stdout
     exported = invoke("export", "--all", "--format", "csv", "--db", str(filled))
     assert exported.exit_code == 0
@@ -169,20 +174,22 @@ def test_verify_db_says_what_verify_says_of_the_files(filled: Path) -> None:
     assert one.exit_code == 0 and one.stdout.splitlines()[-1].startswith("1 matches: 1 valid")
 
 
-def test_record_appends_the_next_event_and_refuses_a_taken_seq(db: Path) -> None:
+def test_append_writes_the_next_event_and_refuses_a_taken_seq_and_an_unknown_player(db: Path) -> None:
     start = '{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":"live-1"}'
-    assert invoke("record", "live-1", start, "--db", str(db)).stdout == "live-1: seq 1 stored\n"
+    assert invoke("append", "live-1", start, "--db", str(db)).stdout == "live-1: seq 1 stored\n"
     deal = '{"type":"deal","leader":"Ana","hands":null}'
-    assert invoke("record", "live-1", deal, "--db", str(db), "--seq", "2").exit_code == 0
-    late = invoke("record", "live-1", '{"type":"note","text":"x"}', "--db", str(db), "--seq", "2")
+    assert invoke("append", "live-1", deal, "--db", str(db), "--seq", "2").exit_code == 0
+    late = invoke("append", "live-1", '{"type":"note","text":"x"}', "--db", str(db), "--seq", "2")
     assert late.exit_code == 4
     assert "conflict: match live-1: seq 2 is taken (the match has 2 events); nothing was written" in late.stderr
-    bad = invoke("record", "live-1", '{"type":"play","player":"Zed","tile":"1-2"}', "--db", str(db))
-    assert bad.exit_code == 0 and "seq 3 stored; malformed: play: unknown player 'Zed'" in bad.stdout
+    bad = invoke("append", "live-1", '{"type":"play","player":"Zed","tile":"1-2"}', "--db", str(db))
+    assert bad.exit_code == 1
+    assert "refused: seq 3: malformed: play: unknown player 'Zed' (players: Ana, Ben); event ignored" in bad.stderr
+    assert "nothing was written" in bad.stderr
     with open_store(db) as store:
-        assert [r.seq for r, _ in store.records("live-1")] == [1, 2, 3]
+        assert [r.seq for r, _ in store.records("live-1")] == [1, 2]
         (row,) = store.list_matches()
-        assert (row["id"], row["status"], row["events"]) == ("live-1", "invalid", 3)
+        assert (row["id"], row["status"], row["events"]) == ("live-1", "open", 2)
 
 
 def test_append_conflict_and_triggers_in_the_library(db: Path) -> None:
@@ -261,7 +268,7 @@ def test_record_onto_a_hashed_match_writes_seq_and_hash_and_the_match_stays_vali
     mid = "sim-ghost13-7-1"
     with open_store(filled) as store:
         n = len(store.records(mid))
-    note = invoke("record", mid, '{"type":"note","text":"checked by the arbiter"}', "--db", str(filled))
+    note = invoke("append", mid, '{"type":"note","text":"checked by the arbiter"}', "--db", str(filled))
     assert note.stdout == f"{mid}: seq {n + 1} stored\n"
     with open_store(filled) as store:
         last = json.loads(list(store.lines(mid))[-1])

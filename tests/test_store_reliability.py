@@ -211,7 +211,7 @@ while not os.path.exists(go):
 results = []
 for seq in range(int(first), int(last) + 1):
     event = json.dumps({"type": "note", "text": f"{name} {seq}"})
-    sys.argv = ["dominolog", "record", match, event, "--db", db, "--seq", str(seq)]
+    sys.argv = ["dominolog", "append", match, event, "--db", db, "--seq", str(seq)]
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -268,7 +268,7 @@ def test_two_processes_racing_on_the_next_seqs_store_each_once_and_tell_the_lose
     """
     db = tmp_path / "race.db"
     start_event = {"type": "match_start", "id": RACE_MATCH, "variant": "ghost13", "players": ["Ana", "Ben"]}
-    done = run("record", RACE_MATCH, json.dumps(start_event), "--db", db)
+    done = run("append", RACE_MATCH, json.dumps(start_event), "--db", db)
     assert done.returncode == 0, done.stderr
     go = tmp_path / "go"
     racers = {
@@ -303,7 +303,7 @@ def test_two_record_commands_started_together_exit_0_and_4(tmp_path: Path) -> No
     db = tmp_path / "race.db"
     match = "race-2"
     start_event = {"type": "match_start", "id": match, "variant": "ghost13", "players": ["Ana", "Ben"]}
-    done = run("record", match, json.dumps(start_event), "--db", db)
+    done = run("append", match, json.dumps(start_event), "--db", db)
     assert done.returncode == 0, done.stderr
     last = 5
     barrier = threading.Barrier(2)
@@ -313,7 +313,7 @@ def test_two_record_commands_started_together_exit_0_and_4(tmp_path: Path) -> No
         for seq in range(2, last + 1):
             barrier.wait()  # both processes of a seq start together
             event = json.dumps({"type": "note", "text": f"{name} {seq}"})
-            proc = start("record", match, event, "--db", db, "--seq", str(seq))
+            proc = start("append", match, event, "--db", db, "--seq", str(seq))
             out, err = proc.communicate(timeout=60)
             attempts[name][seq] = (proc.returncode, out, err)
 
@@ -522,11 +522,11 @@ def locked_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
         note = '{"type":"note","text":"hello"}'
         commands: dict[str, list[str | Path]] = {
             "import": ["import", other_replay, "--db", writing],
-            "record": ["record", match, note, "--db", writing],
+            "append": ["append", match, note, "--db", writing],
             "reindex": ["reindex", "--db", writing],
             "verify": ["verify", "--db", writing],
             "list": ["list", "--db", writing],
-            "x-record": ["record", match, note, "--db", exclusive],
+            "x-append": ["append", match, note, "--db", exclusive],
             "x-verify": ["verify", "--db", exclusive],
         }
         procs = {key: start(*args) for key, args in commands.items()}
@@ -543,7 +543,7 @@ def test_a_locked_database_is_a_clear_error(locked_runs: tuple[Path, Path, Locke
     work (WAL); while it is held in exclusive locking mode, ``record`` and even ``verify --db``
     exit 2 with "the database is locked by another program"."""
     writing, exclusive, runs = locked_runs
-    for key in ("record", "reindex"):
+    for key in ("append", "reindex"):
         done = runs[key]
         assert done.returncode == 2, (key, done.stdout, done.stderr)
         assert done.stderr == f"dominolog: {writing}: database is locked (another program holds it; tried for 5 s)\n"
@@ -551,7 +551,7 @@ def test_a_locked_database_is_a_clear_error(locked_runs: tuple[Path, Path, Locke
     assert runs["import"].stderr.startswith(f"dominolog: {writing}: database is locked")
     for key in ("verify", "list"):
         assert runs[key].returncode == 0, (key, runs[key].stderr)
-    for key in ("x-record", "x-verify"):
+    for key in ("x-append", "x-verify"):
         done = runs[key]
         assert (done.returncode, done.stdout) == (2, ""), (key, done.stderr)
         assert done.stderr.startswith(f"dominolog: {exclusive}: the database is locked by another program"), key

@@ -1,9 +1,8 @@
-"""The store commands: ``import``, ``list``, ``reindex``, ``record``."""
+"""The store commands: ``import``, ``list``, ``reindex``."""
 
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -16,21 +15,41 @@ import typer
 from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
 from dominolog.cli.progress import LateProgress
 from dominolog.log.reader import MatchLog, PathError, expand_paths, iter_matches
-from dominolog.store import ConflictError, DamagedStoreError, ImportResult, RefusedError, StoreError, verify_stored
+from dominolog.recording.session import FINGERPRINT
+from dominolog.store import DamagedStoreError, ImportResult, StoreError
 from dominolog.textsafe import shown
 from dominolog.verify import batch_gc
 
 
 def import_(
     paths: Annotated[
-        list[Path], typer.Argument(help="Log files (JSON Lines) or folders (every *.jsonl).", show_default=False)
+        list[Path],
+        typer.Argument(
+            help="Log files (JSON Lines, or the .dn notation) or folders (every *.jsonl and *.dn).",
+            show_default=False,
+        ),
     ],
     db: DbOption = DEFAULT_DB,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors: no progress, no summary.")] = False,
 ) -> None:
     """Store every match of the files, each in one transaction. Matches already stored (the same id and
     the same lines) are skipped; the same id with other lines is a conflict (exit 1). Matches with
-    violations are stored too (the log is what happened at the table) and marked invalid."""
+    violations are stored too (the log is what happened at the table) and marked invalid. A match of a
+    .dn file that the notation cannot read (a notation error) is not stored."""
+    from dominolog.recording.notation import is_dn, iter_matches_dn, notation_errors
+
+    def storable(logs: Iterator[MatchLog], failed: list[ImportResult]) -> Iterator[MatchLog]:
+        """The matches that can be stored; one failed result for each with a notation error."""
+        for log in logs:
+            errors = notation_errors(log)
+            if not errors:
+                yield log
+                continue
+            n = len(errors) - 1
+            more = f" (and {n} more notation error{'s' * (n != 1)})" if n else ""
+            reason = f"{errors[0]}{more}; the match is not stored"
+            failed.append(ImportResult(log.source, log.line, None, "failed", len(log.records), False, reason))
+
     try:
         files = list(expand_paths(paths))
     except PathError as exc:
@@ -41,9 +60,12 @@ def import_(
     start = time.perf_counter()
     with store, batch_gc(), LateProgress(total_bytes, "importing", enabled=not quiet) as progress:
         for f in files:
-            logs = _advancing(iter_matches(f), progress.advance)
+            failed: list[ImportResult] = []
+            read = iter_matches_dn(f) if is_dn(f) else iter_matches(f)
+            logs = _advancing(storable(read, failed), progress.advance)
             try:
                 results.extend(store.import_matches(logs))
+                results.extend(failed)
             except StoreError as exc:  # the store itself cannot be written (locked, damaged): stop here
                 progress.stop()
                 fail(shown(str(exc), 2000), 1 if isinstance(exc, DamagedStoreError) else 2)
@@ -96,7 +118,8 @@ def list_(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON document instead of a table.")] = False,
 ) -> None:
-    """The stored matches: id, variant, players, status, hands, totals, winner."""
+    """The stored matches: id, variant, players, status, hands, totals, winner, and the head
+    fingerprint (the first 10 characters of the head hash, as the recorder shows it for the paper sheet)."""
     with store_or_fail(db, create=False) as store:
         rows = store.list_matches(variant, player, status.value if status else None)
     if as_json:
@@ -106,7 +129,7 @@ def list_(
             r["complete"] = bool(r["complete"])
         typer.echo(json.dumps({"matches": rows}, indent=2, ensure_ascii=False))
         return
-    table = [("id", "variant", "players", "status", "hands", "totals", "winner")]
+    table = [("id", "variant", "players", "status", "hands", "totals", "winner", "head")]
     for r in rows:
         totals = json.loads(r["totals"] or "{}")
         winner = json.loads(r["winner"]) if r["winner"] else None
@@ -121,6 +144,7 @@ def list_(
                     str(r["hands"]),
                     ", ".join(f"{p} {v}" for p, v in totals.items()),
                     "+".join(winner) if isinstance(winner, list) else winner or "-",
+                    (r["head"] or "")[:FINGERPRINT],
                 )
             )
         )
@@ -138,36 +162,3 @@ def reindex(db: DbOption = DEFAULT_DB) -> None:
         except StoreError as exc:
             fail(shown(str(exc), 2000))
     typer.echo(f"reindexed {n} match{'es' * (n != 1)} from the events -> {db}")
-
-
-def record(
-    match_id: Annotated[str, typer.Argument(help="The match to append to (a new one starts with match_start).")],
-    event: Annotated[str, typer.Argument(help="The event as one JSON object ('-' reads one line from stdin).")],
-    db: DbOption = DEFAULT_DB,
-    seq: Annotated[
-        int | None,
-        typer.Option(min=1, help="The seq this event must get; refused if another writer took it (a conflict)."),
-    ] = None,
-) -> None:
-    """Append one event to a stored match (append-only: mistakes are fixed with an `undo` event).
-    Exit 4 when another writer took the seq first: nothing was written."""
-    text = sys.stdin.readline() if event == "-" else event
-    try:
-        line = text.strip().encode("utf-8")
-    except UnicodeEncodeError:
-        fail("the event is not valid UTF-8 text; nothing was written")
-    if not line:
-        fail("no event given")
-    with store_or_fail(db) as store:
-        try:
-            taken = store.append(match_id, line, seq)
-        except ConflictError as exc:
-            fail(f"conflict: {shown(str(exc), 2000)}", 4)
-        except RefusedError as exc:
-            fail(f"refused: {shown(str(exc), 2000)}", 1)
-        except StoreError as exc:
-            fail(shown(str(exc), 2000), 1 if isinstance(exc, DamagedStoreError) else 2)
-        report = verify_stored(store, match_id)
-    problems = [v for v in report.violations if v.seq == taken]
-    said = "".join(f"; {v.code}: {v.message}" for v in problems)
-    typer.echo(f"{shown(match_id)}: seq {taken} stored{shown(said, 2000)}")

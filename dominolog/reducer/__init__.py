@@ -8,11 +8,23 @@
 - :mod:`~dominolog.reducer.history`: the open hand's events and ``undo`` by saved states;
 - :mod:`~dominolog.reducer.claims`: the table's claimed scores against the rules';
 - :mod:`~dominolog.reducer.context`: where the variants' hooks report;
-- :mod:`~dominolog.reducer.report`: :class:`MatchReport`, what ``verify`` says.
+- :mod:`~dominolog.reducer.report`: :class:`MatchReport`, what ``verify`` says;
+- :mod:`~dominolog.reducer.checks`: which entries a recorder refuses.
 """
 
 from dominolog.reducer.chain import record_canon
+from dominolog.reducer.checks import refusal_message, refusals
 from dominolog.reducer.fold import TURN_EVENTS, Mark, MatchReducer, reduce_match, verify_match
 from dominolog.reducer.report import MatchReport
 
-__all__ = ["TURN_EVENTS", "Mark", "MatchReducer", "MatchReport", "record_canon", "reduce_match", "verify_match"]
+__all__ = [
+    "TURN_EVENTS",
+    "Mark",
+    "MatchReducer",
+    "MatchReport",
+    "record_canon",
+    "reduce_match",
+    "refusal_message",
+    "refusals",
+    "verify_match",
+]

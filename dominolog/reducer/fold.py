@@ -35,12 +35,14 @@ _NAME_FIELDS = {
 
 @dataclass(slots=True, frozen=True)
 class Mark:
-    """Everything an event can change in a reducer, saved so that the event can be taken back.
-    Costs a copy of the open hand (never of the match)."""
+    """What one event can change in a reducer, saved so that it can be taken back. Costs a copy
+    of the open hand and of its findings (never of the match): earlier hands' findings are final."""
 
     events: int
     chain: tuple[bool | None, str | None, str]
     format_issues: int
+    #: where the open hand's findings begin, and their copies from there
+    marks: tuple[int, int]
     violations: list[Issue]
     unverified: list[Issue]
     pending: list[Any]
@@ -49,6 +51,7 @@ class Mark:
     variant: Variant | None
     match: tuple[Any, ...] | None
     history: HandHistory
+    snapshot: tuple[Any, ...]
 
 
 class MatchReducer(HandLifecycle):
@@ -98,33 +101,37 @@ class MatchReducer(HandLifecycle):
 
     def mark(self) -> Mark:
         """Save what the next event may change (see :meth:`rollback`)."""
-        f, state = self.findings, self.state
+        f, state, hist = self.findings, self.state, self.history
         match = None
         if state is not None:
             hand = state.hand.clone() if state.hand is not None else None
             match = (hand, len(state.results), state.totals, state.over, state.ended, state.abandoned, state.winner)
+        v0, u0 = hist.marks
         return Mark(
             self.events,
             self.chain.state(),
             len(self.format_issues),
-            list(f.violations),
-            list(f.unverified),
+            hist.marks,
+            f.violations[v0:],
+            f.unverified[u0:],
             list(f.pending),
             (self.broken, self.orphan, self.skipping),
             state,
             self.variant,
             match,
-            self.history.copy(),
+            hist,
+            hist.snapshot(),
         )
 
     def rollback(self, mark: Mark) -> None:
-        """Take back every event fed since ``mark``: the reducer is as it was then."""
+        """Take back the one event fed since ``mark``: the reducer is as it was then."""
         f = self.findings
         self.events = mark.events
         self.chain.restore(mark.chain)
         del self.format_issues[mark.format_issues :]
-        f.violations[:] = mark.violations
-        f.unverified[:] = mark.unverified
+        v0, u0 = mark.marks
+        f.violations[v0:] = mark.violations
+        f.unverified[u0:] = mark.unverified
         f.pending[:] = mark.pending
         self.broken, self.orphan, self.skipping = mark.flags
         self.state, self.variant = mark.state, mark.variant
@@ -134,24 +141,28 @@ class MatchReducer(HandLifecycle):
             s.hand = hand.clone() if hand is not None else None
             del s.results[results:]
             s.totals, s.over, s.ended, s.abandoned, s.winner = totals, over, ended, abandoned, winner
-        self.history = mark.history.copy()
+        self.history = mark.history
+        self.history.restore(mark.snapshot)
 
     def attempt(self, rec: Record) -> tuple[Mark, list[Issue], list[Issue]]:
         """Feed ``rec`` and say what it brought: the mark to roll it back with, its violations
         (of its form and of the rules) and its unverified rules."""
         mark = self.mark()
         self.feed(rec)
+        v0, u0 = mark.marks
         before = {(i.seq, i.code, i.message) for i in mark.violations}
         new = self.format_issues[mark.format_issues :] + [
-            i for i in self.findings.violations if (i.seq, i.code, i.message) not in before
+            i for i in self.findings.violations[v0:] if (i.seq, i.code, i.message) not in before
         ]
         was = {(i.seq, i.code, i.message) for i in mark.unverified}
-        unverified = [i for i in self.findings.unverified if (i.seq, i.code, i.message) not in was]
+        unverified = [i for i in self.findings.unverified[u0:] if (i.seq, i.code, i.message) not in was]
         return mark, new, unverified
 
     def _feed(self, rec: Record) -> None:
         self.events += 1
-        self.format_issues.extend(self.chain.check(rec))
+        found = self.chain.check(rec)
+        if found:
+            self.format_issues.extend(found)
         ctx = self.ctx
         ctx.seq, ctx.line = rec.seq, rec.line
         if self.orphan:
@@ -334,10 +345,16 @@ class MatchReducer(HandLifecycle):
         return self.history.last_standing() if self.hand is not None else None
 
     # -- results -------------------------------------------------------------------
-    def report(self) -> MatchReport:
+    def report(self, view: bool = False) -> MatchReport:
+        """What ``verify`` says now. ``view``: the issues unsorted and the hands and unverified rules
+        as the reducer's own lists, to read before the next feed (cheap: a store's projection)."""
         state = self.state
-        violations = sorted(self.format_issues + self.findings.violations, key=lambda i: i.seq)
-        unverified = sorted(self.findings.unverified, key=lambda i: i.seq)
+        if view:
+            violations = self.format_issues + self.findings.violations
+            unverified = self.findings.unverified
+        else:
+            violations = sorted(self.format_issues + self.findings.violations, key=lambda i: i.seq)
+            unverified = sorted(self.findings.unverified, key=lambda i: i.seq)
         return MatchReport(
             source=self.source,
             line=self.line,
@@ -347,7 +364,7 @@ class MatchReducer(HandLifecycle):
             complete=bool(state and state.ended),
             violations=violations,
             unverified=unverified,
-            hands=list(state.results) if state else [],
+            hands=(state.results if view else list(state.results)) if state else [],
             totals=dict(state.totals) if state else {},
             winner=state.winner if state else None,
             head=self.chain.head,

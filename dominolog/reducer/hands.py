@@ -3,23 +3,30 @@ re-check of hands recorded with hidden tiles once the reveals are in (docs/forma
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dominolog.events import Deal, Event, HandEnd, MatchEnd, Reveal
 from dominolog.reducer.claims import check_claim, check_claim_names
-from dominolog.reducer.context import QuietCtx
+from dominolog.reducer.context import Ctx, Findings, QuietCtx
 from dominolog.reducer.history import HandHistory
-from dominolog.state import HandResult, HandState, Issue, bounds_before
+from dominolog.state import HandResult, HandState, Issue, MatchState, bounds_before
 from dominolog.tiles import DOUBLE_SIX, Tile
-
-if TYPE_CHECKING:
-    from dominolog.reducer.fold import MatchReducer
+from dominolog.variants import Variant
 
 
 class HandLifecycle:
     """The part of :class:`~dominolog.reducer.fold.MatchReducer` that opens and closes hands."""
 
-    def _deal(self: MatchReducer, ev: Deal) -> None:
+    # what it shares with the rest of the reducer
+    state: MatchState | None
+    variant: Variant | None
+    ctx: Ctx
+    findings: Findings
+    history: HandHistory
+    skipping: bool
+
+    def _apply_in_hand(self, ev: Event) -> None:
+        raise NotImplementedError
+
+    def _deal(self, ev: Deal) -> None:
         state, variant = self.state, self.variant
         assert state is not None and variant is not None
         self._close_open_hand(ev)
@@ -34,7 +41,7 @@ class HandLifecycle:
         self.history = HandHistory(ev, (len(f.violations), len(f.unverified)))
         f.pending = []
 
-    def _close_open_hand(self: MatchReducer, ev: Event) -> None:
+    def _close_open_hand(self, ev: Event) -> None:
         """A deal or match_end while a hand is open: close it as well as the rules allow."""
         state, variant = self.state, self.variant
         assert state is not None and variant is not None
@@ -57,7 +64,7 @@ class HandLifecycle:
             )
             self._finish_hand(variant.abandoned_result(state, hand))
 
-    def _prepare_end(self: MatchReducer, hand: HandState) -> None:
+    def _prepare_end(self, hand: HandState) -> None:
         """At the end of a hand recorded with hidden tiles, check what the reveals now make checkable.
 
         When the reveals give every player's tiles and every draw was seen, the deal
@@ -85,13 +92,13 @@ class HandLifecycle:
         start.unaccounted = set()
         self._refold(start)
 
-    def _hand_start(self: MatchReducer) -> HandState:
+    def _hand_start(self) -> HandState:
         """The open hand's state right after its deal (its deal violations were reported then)."""
         assert self.state is not None and self.variant is not None and self.history.deal is not None
         quiet = QuietCtx(self.state.hand.deal_seq if self.state.hand else 0)
         return self.variant.start_hand(self.state, self.history.deal, quiet)
 
-    def _refold(self: MatchReducer, base: HandState) -> None:
+    def _refold(self, base: HandState) -> None:
         """Re-apply the open hand's standing events to ``base``, a starting state with the deal the
         reveals made known: every rule of the hand is judged again."""
         state, hist, f = self.state, self.history, self.findings
@@ -114,7 +121,7 @@ class HandLifecycle:
         ctx.seq, ctx.line = seq, line
         hist.saved = {}  # the hand is closing: nothing goes back past this
 
-    def _rejudge(self: MatchReducer, hand: HandState) -> None:
+    def _rejudge(self, hand: HandState) -> None:
         """Judge the open hand's unverified rules again, from what the reveals prove (draws not seen)."""
         f = self.findings
         for issue, check in f.pending:
@@ -143,7 +150,7 @@ class HandLifecycle:
                 )
         f.pending = []
 
-    def _result(self: MatchReducer, hand: HandState) -> HandResult:
+    def _result(self, hand: HandState) -> HandResult:
         state, variant = self.state, self.variant
         assert state is not None and variant is not None
         result = variant.score_hand(state, hand, self.ctx)
@@ -157,7 +164,7 @@ class HandLifecycle:
             result = HandResult(hand.number, hand.over or "block", None, {p: 0 for p in state.players}, verified=False)
         return result
 
-    def _hand_end(self: MatchReducer, ev: HandEnd) -> None:
+    def _hand_end(self, ev: HandEnd) -> None:
         state, variant = self.state, self.variant
         assert state is not None and variant is not None
         hand = state.hand
@@ -201,7 +208,7 @@ class HandLifecycle:
             )
         self._finish_hand(result)
 
-    def _finish_hand(self: MatchReducer, result: HandResult) -> None:
+    def _finish_hand(self, result: HandResult) -> None:
         state, variant = self.state, self.variant
         assert state is not None and variant is not None
         if state.hand is not None:
@@ -209,10 +216,11 @@ class HandLifecycle:
         state.results.append(result)
         state.totals = {p: v + result.points.get(p, 0) for p, v in state.totals.items()}
         state.hand = None
-        self.history = HandHistory()
+        f = self.findings
+        self.history = HandHistory(marks=(len(f.violations), len(f.unverified)))
         variant.after_hand(state)
 
-    def _match_end(self: MatchReducer, ev: MatchEnd) -> None:
+    def _match_end(self, ev: MatchEnd) -> None:
         state, variant = self.state, self.variant
         assert state is not None and variant is not None
         self._close_open_hand(ev)
@@ -232,7 +240,7 @@ class HandLifecycle:
             state.winner = variant.match_winner(state)
         check_claim(ev, state.players, dict(state.totals), state.winner, "match", self.ctx)
 
-    def _reveal(self: MatchReducer, hand: HandState, ev: Reveal) -> None:
+    def _reveal(self, hand: HandState, ev: Reveal) -> None:
         ctx, variant = self.ctx, self.variant
         assert variant is not None
         player = ev.player

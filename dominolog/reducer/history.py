@@ -4,19 +4,20 @@
 the hand. Instead of folding the hand again from its deal, the reducer goes back to a
 state saved before that event: a state is saved before every :data:`SAVE_EVERY`-th
 standing event, so an undo restores the nearest one and applies at most
-``SAVE_EVERY - 1`` events again. Its cost does not grow with the match or the hand.
+``SAVE_EVERY - 1`` (7) events again. Its cost does not grow with the match or the hand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from dominolog.events import Deal, Event
 from dominolog.log.reader import Record
 from dominolog.state import HandState
 
 #: a state is saved before every this many standing events (a trade: saving costs a hand's copy)
-SAVE_EVERY = 4
+SAVE_EVERY = 8
 
 
 @dataclass(slots=True, frozen=True)
@@ -51,15 +52,26 @@ class HandHistory:
         #: standing index k -> the state just before ``standing[k]`` (for k a multiple of SAVE_EVERY)
         self.saved: dict[int, Saved] = {}
 
-    def copy(self) -> HandHistory:
-        """A copy that later events do not change (for rolling an event back)."""
-        other = HandHistory(self.deal, self.marks)
-        other.records = list(self.records)
-        other.standing = list(self.standing)
-        other.retracted = set(self.retracted)
-        other.undo_targets = dict(self.undo_targets)
-        other.saved = dict(self.saved)
-        return other
+    def snapshot(self) -> tuple[Any, ...]:
+        """What one more event can change here, saved for :meth:`restore` (costs the standing list)."""
+        k = len(self.standing)
+        return (self.saved, len(self.records), list(self.standing), len(self.undo_targets), k, self.saved.get(k))
+
+    def restore(self, snap: tuple[Any, ...]) -> None:
+        """Take back the event fed since :meth:`snapshot` (one event: it adds one record, one undo,
+        and saves at most the state before the standing index it appends at)."""
+        saved, n_records, standing, n_undos, k, at_k = snap
+        self.saved = saved  # a hand end replaces the dict, never clears it
+        if at_k is None:
+            saved.pop(k, None)
+        else:
+            saved[k] = at_k
+        del self.records[n_records:]
+        self.standing = standing
+        while len(self.undo_targets) > n_undos:
+            _, target = self.undo_targets.popitem()
+            if target is not None:
+                self.retracted.discard(target)
 
     def last_standing(self) -> Record | None:
         """The event the next undo would withdraw."""

@@ -25,11 +25,10 @@ from typing import Any
 
 import sqlite_utils
 
-from dominolog.log.hashchain import chain_hash_bytes
 from dominolog.log.reader import MatchLog, Record, decode_line
-from dominolog.log.writer import dump_line
-from dominolog.reducer import MatchReducer, MatchReport, record_canon
-from dominolog.store.errors import ConflictError, ReadOnlyError, RefusedError, StoreError
+from dominolog.reducer import MatchReducer, MatchReport
+from dominolog.store.appending import Appending, Fold
+from dominolog.store.errors import ReadOnlyError, StoreError
 from dominolog.textsafe import shown
 
 #: how long a writer waits for another one's lock
@@ -60,7 +59,7 @@ def match_id_of(log: MatchLog, head: str) -> str:
     return mid if isinstance(mid, str) and mid else f"head-{head[:16]}"
 
 
-class Store:
+class Store(Appending):
     """An open store. Use :func:`open_store`."""
 
     def __init__(self, path: Path, db: sqlite_utils.Database, read_only: bool = False) -> None:
@@ -68,6 +67,10 @@ class Store:
         self.db = db
         self.conn: sqlite3.Connection = db.conn
         self.read_only = read_only
+        #: matches kept folded for appending (store.appending)
+        self._folds: dict[str, Fold] = {}
+        #: each match's first event, as read (store.start_of)
+        self._starts: dict[str, Record] = {}
 
     def close(self) -> None:
         self.conn.close()
@@ -108,16 +111,30 @@ class Store:
     def has_match(self, match_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)).fetchone() is not None
 
-    def records(self, match_id: str) -> list[tuple[Record, str]]:
-        """The stored events of a match as reader records, each with its stored chain hash."""
+    def records(self, match_id: str, after: int = 0) -> list[tuple[Record, str]]:
+        """The stored events of a match (those after seq ``after``) as reader records, each with its
+        stored chain hash."""
         rows = self.conn.execute(
-            "SELECT seq, json, raw, hash FROM events WHERE match_id = ? ORDER BY seq", (match_id,)
+            "SELECT seq, json, raw, hash FROM events WHERE match_id = ? AND seq > ? ORDER BY seq", (match_id, after)
         ).fetchall()
         out = []
         for seq, text, raw, stored in rows:
             data = raw if raw is not None else text.encode("utf-8")
             out.append((decode_line(data, seq, seq), stored))
         return out
+
+    def start_of(self, match_id: str) -> Record | None:
+        """The match's first event as read (kept: events are never changed; None while it has none)."""
+        start = self._starts.get(match_id)
+        if start is None:
+            first = self.conn.execute(
+                "SELECT json, raw FROM events WHERE match_id = ? AND seq = 1", (match_id,)
+            ).fetchone()
+            if first is None:
+                return None
+            data = first[1] if first[1] is not None else first[0].encode("utf-8", "surrogatepass")
+            start = self._starts[match_id] = decode_line(data, 1, 1)
+        return start
 
     def lines(self, match_id: str) -> Iterator[bytes]:
         """The match's lines, byte for byte as they were imported or appended."""
@@ -198,6 +215,7 @@ class Store:
                 (mid, src, log.line, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")),
             )
         except BaseException:
+            self._starts.pop(mid, None)
             self.conn.execute("ROLLBACK TO import_match")
             self.conn.execute("RELEASE import_match")
             raise
@@ -251,111 +269,17 @@ class Store:
             chain,
         )
 
-    def append(self, match_id: str, line: bytes, expected_seq: int | None = None) -> int:
-        """Append one event line to a match (a new match when ``match_id`` has none yet).
-
-        The seq is the next one of the match; ``expected_seq`` (or the event's own ``seq``) must
-        equal it, else :class:`ConflictError` (another writer was first) and nothing is written.
-        The projections of the match are brought up to date in the same transaction.
-        """
-        line = line.strip()
-        rec = decode_line(line, 1, 1)
-        if rec.error is not None or rec.event is None or rec.obj is None:
-            raise RefusedError(f"not an event of the format: {rec.error or 'not an event'}; nothing was written")
-        obj, kind = rec.obj, rec.event.type
-        own = obj.get("seq")
-        want = expected_seq if expected_seq is not None else own if isinstance(own, int) else None
-        with self._write():
-            last = self.conn.execute(
-                "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
-            ).fetchone()
-            seq = last[0] + 1 if last else 1
-            if want is not None and want != seq:
-                raise ConflictError(
-                    f"match {shown(match_id)}: seq {want} is taken (the match has {seq - 1} events); "
-                    "nothing was written"
-                )
-            if seq == 1 and kind != "match_start":
-                raise RefusedError(
-                    f"match {shown(match_id)} has no events: a match begins with match_start, not {kind}; "
-                    "nothing was written"
-                )
-            if seq > 1 and kind == "match_start":
-                raise RefusedError(
-                    f"match {shown(match_id)} has begun already ({seq - 1} events): a match_start here would begin "
-                    "another match; nothing was written"
-                )
-            given_id = obj.get("id") if kind == "match_start" else None
-            if given_id is not None and given_id != match_id:
-                raise RefusedError(
-                    f"the match_start names the match {shown(given_id)}, not {shown(match_id)}; nothing was written"
-                )
-            prev = last[1] if last else ""
-            line = self._like_the_match(match_id, line, seq, prev)
-            rec = decode_line(line, seq, seq)
-            chain = chain_hash_bytes(prev, record_canon(rec))
-            self._check_own_hash(match_id, rec, chain, seq)
-            try:
-                self.conn.execute(
-                    "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (match_id, *self.row_of(rec, chain))
-                )
-            except sqlite3.IntegrityError:
-                raise ConflictError(
-                    f"match {shown(match_id)}: seq {seq} was taken by another writer; nothing was written"
-                ) from None
-            self._reproject(match_id)
-        return seq
-
-    def _check_own_hash(self, match_id: str, rec: Record, chain: str, seq: int) -> None:
-        """An event that carries a ``hash`` must carry the chain hash, in a match whose events carry them."""
-        own = rec.obj.get("hash") if rec.obj is not None else None
-        if own is None:
-            return
-        start = self._first_event(match_id)
-        if seq > 1 and not (start is not None and isinstance(start.get("hash"), str)):
-            raise RefusedError(f"match {shown(match_id)}: its events carry no hash, this one does; nothing was written")
-        if own != chain:
-            raise RefusedError(
-                f"match {shown(match_id)}: the event's hash {shown(own, 12)}... is not the chain hash at seq {seq} "
-                f"({chain[:12]}...); nothing was written"
-            )
-
-    def _first_event(self, match_id: str) -> dict[str, Any] | None:
-        """The match's stored match_start as an object (None if there is none or it is not one)."""
-        first = self.conn.execute("SELECT json FROM events WHERE match_id = ? AND seq = 1", (match_id,)).fetchone()
-        if first is None:
-            return None
-        return decode_line(first[0].encode("utf-8", "surrogatepass"), 1, 1).obj
-
-    def _like_the_match(self, match_id: str, line: bytes, seq: int, prev: str) -> bytes:
-        """An appended event written like the rest of its match: with its ``seq`` and its chain ``hash``
-        when the match's first event has them (so the match stays valid); other lines as given."""
-        start = self._first_event(match_id)
-        obj = decode_line(line, seq, seq).obj
-        if start is None or obj is None:
-            return line
-        wants_seq = "seq" in start and "seq" not in obj
-        wants_hash = isinstance(start.get("hash"), str) and "hash" not in obj
-        if not wants_seq and not wants_hash:
-            return line
-        body = {k: v for k, v in obj.items()}
-        if wants_seq:
-            body["seq"] = seq
-        if wants_hash:
-            body.pop("hash", None)
-            body["hash"] = chain_hash_bytes(prev, record_canon(decode_line(dump_line(body).encode(), seq, seq)))
-        return dump_line(body).encode("utf-8")
-
     # -- projections -------------------------------------------------------------------
-    def projection_of(self, match_id: str, report: MatchReport) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
-        """The match's rows of ``matches`` and ``hands`` as its report (and its match_start's meta) give them."""
+    def projection_of(
+        self, match_id: str, report: MatchReport, first_hand: int = 0
+    ) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+        """The match's rows of ``matches`` and ``hands`` (from hand ``first_hand`` on, counting from 0)
+        as its report (and its match_start's meta) give them."""
         status = "invalid" if not report.valid else "complete" if report.complete else "open"
         meta = None
-        first = self.conn.execute("SELECT json, raw FROM events WHERE match_id = ? AND seq = 1", (match_id,)).fetchone()
-        if first is not None:
-            start = decode_line(first[1] if first[1] is not None else first[0].encode("utf-8", "surrogatepass"), 1, 1)
-            if start.event is not None and isinstance(start.obj, dict) and isinstance(start.obj.get("meta"), dict):
-                meta = _jdump(start.obj["meta"])
+        start = self.start_of(match_id)
+        if start is not None and start.event is not None and isinstance(start.obj, dict) and "meta" in start.obj:
+            meta = _jdump(start.obj["meta"]) if isinstance(start.obj["meta"], dict) else None
         match_row = (
             match_id,
             report.variant,
@@ -371,7 +295,7 @@ class Store:
             len(report.violations),
             len(report.unverified),
         )
-        hand_rows = [(match_id, h.number, h.end, _jdump(h.winner), _jdump(h.points)) for h in report.hands]
+        hand_rows = [(match_id, h.number, h.end, _jdump(h.winner), _jdump(h.points)) for h in report.hands[first_hand:]]
         return match_row, hand_rows
 
     def _project(self, match_id: str, report: MatchReport) -> None:

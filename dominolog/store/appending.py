@@ -1,0 +1,216 @@
+"""Appending to a stored match, one durable event at a time, at the speed of play.
+
+Each append is one transaction (WAL, ``synchronous=FULL``): when :meth:`Appending.append`
+returns, the event survives a crash. The store keeps each match it appended to folded
+(a :class:`~dominolog.reducer.MatchReducer` per match): an append folds only the new
+event and writes only what it changed in the projections, so its cost does not grow
+with the match. The fold is checked against the stored head first: when another writer
+appended in between, the match is folded again from its events.
+
+With ``check=True`` (the recorder, ``dominolog append``) an event the rules refuse for
+certain is not written (:mod:`dominolog.reducer.checks`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dominolog.log.hashchain import chain_hash_bytes
+from dominolog.log.reader import Record, decode_line
+from dominolog.log.writer import dump_line, like_the_match
+from dominolog.reducer import MatchReducer, MatchReport, record_canon, refusal_message, refusals
+from dominolog.state import Issue
+from dominolog.store.errors import ConflictError, RefusedError
+from dominolog.textsafe import shown
+
+
+@dataclass(slots=True)
+class Appended:
+    """An event written: its seq, the match's head after it, and what the rules say of it
+    (violations kept, such as a claim the rules do not give, and rules left unverified)."""
+
+    seq: int
+    head: str
+    violations: list[Issue] = field(default_factory=list)
+    unverified: list[Issue] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Fold:
+    """A match kept folded: the reducer after ``seq`` events whose stored chain ends in ``head``,
+    and how many hands its projection holds."""
+
+    reducer: MatchReducer
+    seq: int
+    head: str
+    hands: int = -1
+
+
+class Appending:
+    """The append half of :class:`~dominolog.store.store.Store`."""
+
+    # what it shares with the rest of the store
+    path: Path
+    conn: sqlite3.Connection
+    _folds: dict[str, Fold]
+    _starts: dict[str, Record]
+
+    def _write(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def records(self, match_id: str, after: int = 0) -> list[tuple[Record, str]]:
+        raise NotImplementedError
+
+    def start_of(self, match_id: str) -> Record | None:
+        raise NotImplementedError
+
+    def projection_of(
+        self, match_id: str, report: MatchReport, first_hand: int = 0
+    ) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+        raise NotImplementedError
+
+    @staticmethod
+    def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def fold_of(self, match_id: str) -> Fold:
+        """The match folded up to its last stored event (kept, or folded now)."""
+        last = self.conn.execute(
+            "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
+        ).fetchone()
+        seq, head = (last[0], last[1]) if last else (0, "")
+        return self._fold(match_id, seq, head)
+
+    def _fold(self, match_id: str, seq: int, head: str) -> Fold:
+        fold = self._folds.get(match_id)
+        if fold is not None and fold.seq == seq and fold.head == head:
+            return fold
+        reducer = MatchReducer(f"{self.path}#{match_id}", 1)
+        for rec, _ in self.records(match_id):
+            reducer.feed(rec)
+        fold = Fold(reducer, reducer.events, reducer.head)
+        if fold.seq != seq or fold.head != head:  # rows edited behind our back: fold them as they are
+            fold.seq, fold.head = seq, head
+        self._folds[match_id] = fold
+        return fold
+
+    def append(self, match_id: str, line: bytes, expected_seq: int | None = None, check: bool = False) -> Appended:
+        """Append one event line to a match (a new match when ``match_id`` has none yet).
+
+        The seq is the next one of the match; ``expected_seq`` (or the event's own ``seq``) must
+        equal it, else :class:`ConflictError` (another writer was first) and nothing is written.
+        With ``check``, an event the rules refuse for certain raises :class:`RefusedError` and
+        nothing is written. The projections of the match are brought up to date in the same
+        transaction.
+        """
+        line = line.strip()
+        rec = decode_line(line, 1, 1)
+        if rec.error is not None or rec.event is None or rec.obj is None:
+            raise RefusedError(f"not an event of the format: {rec.error or 'not an event'}; nothing was written")
+        obj, kind = rec.obj, rec.event.type
+        own = obj.get("seq")
+        want = expected_seq if expected_seq is not None else own if isinstance(own, int) else None
+        try:
+            with self._write():
+                last = self.conn.execute(
+                    "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
+                ).fetchone()
+                seq = last[0] + 1 if last else 1
+                if want is not None and want != seq:
+                    raise ConflictError(
+                        f"match {shown(match_id)}: seq {want} is taken (the match has {seq - 1} events); "
+                        "nothing was written"
+                    )
+                self._check_start(match_id, obj, kind, seq)
+                prev = last[1] if last else ""
+                line = self._like_the_match(match_id, line, seq, prev)
+                rec = decode_line(line, seq, seq)
+                chain = chain_hash_bytes(prev, record_canon(rec))
+                self._check_own_hash(match_id, rec, chain, seq)
+                fold = self._fold(match_id, seq - 1, prev)
+                mark, found, unverified = fold.reducer.attempt(rec)
+                refused = refusals(found) if check else []
+                if refused:
+                    fold.reducer.rollback(mark)
+                    raise RefusedError(f"seq {seq}: {refusal_message(refused)}; nothing was written")
+                try:
+                    self.conn.execute(
+                        "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (match_id, *self.row_of(rec, chain))
+                    )
+                except sqlite3.IntegrityError:
+                    raise ConflictError(
+                        f"match {shown(match_id)}: seq {seq} was taken by another writer; nothing was written"
+                    ) from None
+                fold.seq, fold.head = seq, chain
+                self._project_fold(match_id, fold)
+        except BaseException:
+            self._folds.pop(match_id, None)  # whatever the fold holds now, the next append folds afresh
+            self._starts.pop(match_id, None)
+            raise
+        return Appended(seq, chain, found, unverified)
+
+    def _check_start(self, match_id: str, obj: dict[str, Any], kind: str, seq: int) -> None:
+        """A match begins with its match_start, and has only one; its id is the match's."""
+        if seq == 1 and kind != "match_start":
+            raise RefusedError(
+                f"match {shown(match_id)} has no events: a match begins with match_start, not {kind}; "
+                "nothing was written"
+            )
+        if seq > 1 and kind == "match_start":
+            raise RefusedError(
+                f"match {shown(match_id)} has begun already ({seq - 1} events): a match_start here would begin "
+                "another match; nothing was written"
+            )
+        given_id = obj.get("id") if kind == "match_start" else None
+        if given_id is not None and given_id != match_id:
+            raise RefusedError(
+                f"the match_start names the match {shown(given_id)}, not {shown(match_id)}; nothing was written"
+            )
+
+    def _project_fold(self, match_id: str, fold: Fold) -> None:
+        """Bring the match's projections up to its fold, writing only what changed: its row of
+        ``matches`` and the hands closed since the last append."""
+        report = fold.reducer.report(view=True)
+        if fold.hands < 0 or fold.hands > len(report.hands):
+            self.conn.execute("DELETE FROM hands WHERE match_id = ?", (match_id,))
+            fold.hands = 0
+        match_row, hand_rows = self.projection_of(match_id, report, fold.hands)
+        self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+        self.conn.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_row)
+        self.conn.executemany(
+            'INSERT INTO hands (match_id, number, "end", winner, points) VALUES (?, ?, ?, ?, ?)', hand_rows
+        )
+        fold.hands = len(report.hands)
+
+    def _check_own_hash(self, match_id: str, rec: Any, chain: str, seq: int) -> None:
+        """An event that carries a ``hash`` must carry the chain hash, in a match whose events carry them."""
+        own = rec.obj.get("hash") if rec.obj is not None else None
+        if own is None:
+            return
+        start = self._first_event(match_id)
+        if seq > 1 and not (start is not None and isinstance(start.get("hash"), str)):
+            raise RefusedError(f"match {shown(match_id)}: its events carry no hash, this one does; nothing was written")
+        if own != chain:
+            raise RefusedError(
+                f"match {shown(match_id)}: the event's hash {shown(own, 12)}... is not the chain hash at seq {seq} "
+                f"({chain[:12]}...); nothing was written"
+            )
+
+    def _first_event(self, match_id: str) -> dict[str, Any] | None:
+        """The match's stored match_start as an object (None if there is none or it is not one)."""
+        start = self.start_of(match_id)
+        return start.obj if start is not None else None
+
+    def _like_the_match(self, match_id: str, line: bytes, seq: int, prev: str) -> bytes:
+        """An appended event written like the rest of its match: with its ``seq`` and its chain ``hash``
+        when the match's first event has them (so the match stays valid); other lines as given."""
+        start = self._first_event(match_id) if seq > 1 else decode_line(line, 1, 1).obj
+        obj = decode_line(line, seq, seq).obj
+        if start is None or obj is None:
+            return line
+        body = like_the_match(start, obj, seq, prev)
+        return line if body == obj else dump_line(body).encode("utf-8")
