@@ -15,6 +15,18 @@ TINY = {
     "bench_verify.py": ["--matches", "5", "--repeat", "1"],
     "bench_store.py": ["--matches", "5", "--repeat", "1"],
     "bench_replay.py": ["--jumps", "5", "--variant", "double-draw"],
+    "bench_record.py": [
+        "--events",
+        "300",
+        "--stdin-events",
+        "100",
+        "--undo-pairs",
+        "50",
+        "--window",
+        "100",
+        "--keys",
+        "3",
+    ],
 }
 
 

@@ -21,7 +21,7 @@ from tests.conftest import ROOT, Ran, clean_env, console_script
 
 Cli = Callable[..., Ran]
 REPLAYS = ROOT / "replays"
-COMMANDS = ["verify", "simulate", "show", "replay", "export", "import", "list", "reindex", "record", "schema"]
+COMMANDS = ["verify", "simulate", "show", "replay", "export", "import", "list", "reindex", "record", "append", "schema"]
 #: what a person must never read in a help text: Python types and reprs, pydantic's wording
 NOT_ENGLISH = re.compile(r"<bool>|<list\[|<int|<str>|<path>|<Path>|\bFalse\b|\bNone\b|\[x>=|Value error|\{[A-Z_|.]+\}")
 HOSTILE = "Eve\x1b[2J\x1b]0;pwned\x07\r\x9b[bold]x[/]"
@@ -72,7 +72,7 @@ def test_a_bad_choice_lists_the_choices_in_words(cli: Cli) -> None:
 
 
 def test_an_argument_that_is_not_utf8_is_a_usage_error(cli: Cli) -> None:
-    for argv in (["record", "m", b"\xff\xfe{}"], ["verify", b"\xffname.jsonl"], [b"\xc3"]):
+    for argv in (["append", "m", b"\xff\xfe{}"], ["verify", b"\xffname.jsonl"], [b"\xc3"]):
         done = cli(*argv)
         assert done.code == 2
         assert re.fullmatch(r"dominolog: usage error: argument \d is not valid UTF-8 text\n", done.err)
@@ -220,7 +220,7 @@ def test_show_verify_list_and_record_never_print_terminal_controls(cli: Cli, tmp
         cli("verify", path),
         cli("import", path, "--db", db),
         cli("list", "--db", db),
-        cli("record", "club [bold]x[/]", json.dumps({"type": "note", "text": HOSTILE}), "--db", db),
+        cli("append", "club [bold]x[/]", json.dumps({"type": "note", "text": HOSTILE}), "--db", db),
         cli("export", "--db", db, "club [bold]x[/]", "--format", "text"),
     ]
     for done in outputs:

@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import ROOT, Ran, clean_env, console_script
 
 REPLAYS = ROOT / "replays"
-COMMANDS = ["verify", "simulate", "show", "replay", "export", "import", "list", "reindex", "record", "schema"]
+COMMANDS = ["verify", "simulate", "show", "replay", "export", "import", "list", "reindex", "record", "append", "schema"]
 
 Cli = Callable[..., Ran]
 

@@ -12,7 +12,7 @@ import dominolog
 from tests.conftest import ROOT
 
 #: every non-Python file the package reads at run time
-DATA_FILES = ["py.typed", "tui/replay.tcss"]
+DATA_FILES = ["py.typed", "tui/recorder.tcss", "tui/replay.tcss"]
 
 
 def test_the_installed_package_is_tested_not_the_checkout() -> None:

@@ -9,7 +9,9 @@ from typing import Annotated, Any
 
 import typer
 
+from dominolog.cli import append as append_cmd
 from dominolog.cli import export as export_cmd
+from dominolog.cli import record as record_cmd
 from dominolog.cli import replay as replay_cmd
 from dominolog.cli import schema as schema_cmd
 from dominolog.cli import show as show_cmd
@@ -62,7 +64,8 @@ app.command("export")(export_cmd.export)
 app.command("import")(store_cmd.import_)
 app.command("list")(store_cmd.list_)
 app.command("reindex")(store_cmd.reindex)
-app.command("record")(store_cmd.record)
+app.command("record")(record_cmd.record)
+app.command("append")(append_cmd.append)
 app.command("schema")(schema_cmd.schema)
 
 

@@ -9,19 +9,28 @@ from textual.screen import Screen
 
 from dominolog.log.reader import MatchLog
 from dominolog.textsafe import shown
+from dominolog.tui.follow import Follower
 from dominolog.tui.screens.replay import ReplayScreen
 from dominolog.tui.timeline import Timeline
 
 
 class ReplayApp(App[None]):
-    """Step through one match: ``ReplayApp(log)`` or ``ReplayApp(Timeline(log))``."""
+    """Step through one match: ``ReplayApp(log)`` or ``ReplayApp(Timeline(log))``; with ``follow``, the
+    match grows as another program records it (``replay --follow``)."""
 
     CSS_PATH = "replay.tcss"
     TITLE = "dominolog replay"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, match: MatchLog | Timeline, title: str = "", start_seq: int | None = None) -> None:
+    def __init__(
+        self,
+        match: MatchLog | Timeline,
+        title: str = "",
+        start_seq: int | None = None,
+        follow: Follower | None = None,
+    ) -> None:
         super().__init__()
+        self.follow = follow
         self.timeline = match if isinstance(match, Timeline) else Timeline(match)
         self.match_title = title or Path(self.timeline.log.source).name
         self.sub_title = shown(self.match_title)
@@ -29,7 +38,7 @@ class ReplayApp(App[None]):
         self.start_index = index if index is not None else 0
 
     def get_default_screen(self) -> Screen:
-        return ReplayScreen(self.timeline, self.match_title, self.start_index)
+        return ReplayScreen(self.timeline, self.match_title, self.start_index, self.follow)
 
     @property
     def replay(self) -> ReplayScreen:

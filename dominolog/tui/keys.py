@@ -1,8 +1,10 @@
-"""Every key of the replay viewer, in one table. Change a key here and it changes everywhere:
-the screen's bindings and the footer are made from it.
+"""Every key of the replay viewer (:data:`KEYS`) and of the recorder (:data:`RECORDER_KEYS`), in one
+table each. Change a key here and it changes everywhere: the screens' bindings and the footers are
+made from them.
 
-Each entry: the action (a method ``action_<name>`` of the replay screen), the keys (comma
-separated, Textual key names), the footer's label, and whether the footer shows it.
+Each entry: the action (a method ``action_<name>`` of the screen), the keys (comma separated,
+Textual key names), the footer's label, whether the footer shows it, and whether it is taken
+before the focused widget sees it (``priority``: the recorder's entry line owns ordinary keys).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ class Key:
     show: bool = True
     #: the footer's name for the key (default: Textual's)
     display: str | None = None
+    #: taken before the focused widget (the recorder's entry line) sees the key
+    priority: bool = False
 
 
 KEYS: tuple[Key, ...] = (
@@ -43,14 +47,27 @@ KEYS: tuple[Key, ...] = (
 )
 
 
-def bindings() -> list[BindingType]:
-    """The replay screen's bindings, from :data:`KEYS`."""
-    return [Binding(k.keys, k.action, k.label, show=k.show, key_display=k.display) for k in KEYS]
+#: the recorder: the entry line has the focus and takes every printable key, so its keys are
+#: control keys, taken first (``priority``)
+RECORDER_KEYS: tuple[Key, ...] = (
+    Key("fix", "ctrl+e", "fix an entry", priority=True),
+    Key("complete", "tab", "complete", priority=True),
+    Key("cancel", "escape", "cancel"),
+    Key("scroll_events(-1)", "pageup", "older events", show=False, priority=True),
+    Key("scroll_events(1)", "pagedown", "newer events", show=False, priority=True),
+    Key("toggle_help", "f1", "keys"),
+    Key("quit", "ctrl+q", "quit", priority=True),
+)
 
 
-def keys_for(action: str) -> list[str]:
+def bindings(keys: tuple[Key, ...] = KEYS) -> list[BindingType]:
+    """A screen's bindings, from :data:`KEYS` (the replay screen) or :data:`RECORDER_KEYS`."""
+    return [Binding(k.keys, k.action, k.label, show=k.show, key_display=k.display, priority=k.priority) for k in keys]
+
+
+def keys_for(action: str, keys: tuple[Key, ...] = KEYS) -> list[str]:
     """The keys bound to ``action`` (for tests and help text)."""
-    for k in KEYS:
+    for k in keys:
         if k.action == action:
             return k.keys.split(",")
     raise KeyError(action)

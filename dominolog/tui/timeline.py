@@ -74,31 +74,47 @@ class Timeline:
 
     def __init__(self, log: MatchLog) -> None:
         self.log = log
-        self.records: list[Record] = list(log.records)
-        self.seqs = [r.seq for r in self.records]
-        self._index_of = {s: i for i, s in enumerate(self.seqs)}
-        reducer = MatchReducer(log.source, log.line)
-        reducer.orphan = log.orphan
-        frames: list[Frame] = []
+        self.records: list[Record] = []
+        self.seqs: list[int] = []
+        self._index_of: dict[int, int] = {}
+        self.reducer = MatchReducer(log.source, log.line)
+        self.reducer.orphan = log.orphan
+        self.frames: list[Frame] = []
         #: each hand's last state (after its reveals, before the event that closed it), by hand number
         self.final_hands: dict[int, HandState] = {}
         self.deal_indexes: list[int] = []
-        last_open: HandState | None = None
-        shown: HandState | None = None
-        for i, rec in enumerate(self.records):
+        self._last_open: HandState | None = None
+        self._shown: HandState | None = None
+        self.rows: list[Row] = []
+        self.marks: dict[int, list[Mark]] = {}
+        self._later: dict[int, Later] = {}
+        self.extend(log.records)
+
+    def extend(self, records: list[Record]) -> list[int]:
+        """Fold the events appended to the match since (a recorder, ``replay --follow``): only they are
+        folded. Returns the indexes of the events whose marks changed (the new ones included)."""
+        reducer = self.reducer
+        first = len(self.records)
+        for rec in records:
+            i = len(self.records)
+            self.records.append(rec)
+            self.seqs.append(rec.seq)
+            self._index_of[rec.seq] = i
             reducer.feed(rec)
             state = reducer.state
             hand = state.hand if state is not None else None
+            last_open = self._last_open
             if last_open is not None and (hand is None or hand.number != last_open.number):
                 self.final_hands[last_open.number] = last_open
-                shown = last_open
+                self._shown = last_open
             if hand is not None and (last_open is None or hand.number != last_open.number):
                 self.deal_indexes.append(i)
-            last_open = hand.clone() if hand is not None else None
+            self._last_open = last_open = hand.clone() if hand is not None else None
             if state is None:
-                frames.append(Frame(i, rec.seq, None, False, {}, 0, False, None))
+                self.frames.append(Frame(i, rec.seq, None, False, {}, 0, False, None))
                 continue
-            frames.append(
+            shown = self._shown
+            self.frames.append(
                 Frame(
                     i,
                     rec.seq,
@@ -110,10 +126,8 @@ class Timeline:
                     state.winner,
                 )
             )
-        if last_open is not None:
-            self.final_hands[last_open.number] = last_open
-        self.frames = frames
-        self.reducer = reducer
+        if self._last_open is not None:
+            self.final_hands[self._last_open.number] = self._last_open
         self.variant: Variant | None = reducer.variant
         self.players: list[str] = list(reducer.state.players) if reducer.state else []
         self.results: list[HandResult] = list(reducer.state.results) if reducer.state else []
@@ -123,13 +137,15 @@ class Timeline:
             marks[v.seq].append(Mark("violation", v))
         for u in self.report.unverified:
             marks[u.seq].append(Mark("unverified", u))
-        self.marks: dict[int, list[Mark]] = dict(marks)
+        old, self.marks = self.marks, dict(marks)
         #: indexes of the events with a violation, in order
         self.violation_indexes = sorted(
             {self._index_of[v.seq] for v in self.report.violations if v.seq in self._index_of}
         )
-        self._later: dict[int, Later] = {}
-        self.rows = [self._row(i) for i in range(len(self.records))]
+        self._later = {}
+        self.rows.extend(self._row(i) for i in range(first, len(self.records)))
+        changed = {self._index_of.get(q) for q in old.keys() | self.marks.keys() if old.get(q) != self.marks.get(q)}
+        return sorted({i for i in changed if i is not None} | set(range(first, len(self.records))))
 
     # -- navigation ------------------------------------------------------------
     def __len__(self) -> int:

@@ -16,6 +16,7 @@ from dominolog.layouts.grid import GridLayout
 from dominolog.state import WinnerValue
 from dominolog.textsafe import shown_markup
 from dominolog.tiles import Tile
+from dominolog.tui.follow import Follower, grown
 from dominolog.tui.keys import bindings
 from dominolog.tui.screens.jump import JumpScreen
 from dominolog.tui.timeline import Frame, Timeline
@@ -60,13 +61,18 @@ class ReplayScreen(Screen[None]):
     issues: IssueBar
     detail: EventDetail
 
-    def __init__(self, timeline: Timeline, title: str = "", start: int = 0) -> None:
+    #: how often (seconds) a followed match is asked for new events
+    FOLLOW_SECONDS: ClassVar[float] = 0.5
+
+    def __init__(self, timeline: Timeline, title: str = "", start: int = 0, follow: Follower | None = None) -> None:
         super().__init__()
         self.timeline = timeline
         self.match_title = title
         self.index = max(0, min(start, timeline.last))
         self.show_legal = False
         self.reveal = False
+        #: the match being recorded elsewhere (``replay --follow``), asked for new events
+        self.follow = follow
 
     # -- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -83,31 +89,57 @@ class ReplayScreen(Screen[None]):
         yield Footer(id="footer", compact=True)
 
     def on_mount(self) -> None:
-        tl = self.timeline
-        state = tl.reducer.state
-        players = " vs ".join(tl.players) or "?"
-        table = self.query_one(TableView)
-        # border titles are Textual markup: text from the log is escaped ("[bold]" in a name stays as written)
-        table.border_title = shown_markup(f"{state.variant}: {players}") if state else "the match could not be read"
-        events = self.query_one(EventList)
-        events.border_title = shown_markup(self.match_title or Path(tl.log.source).name)
-        report = tl.report
-        events.border_subtitle = (
-            f"{len(report.violations)} ✗  {len(report.unverified)} ?" if report.violations or report.unverified else ""
-        )
         self.query_one(HandsPanel).border_title = "hands"
         self.query_one(ScoresPanel).border_title = "scores"
         self.query_one(EventDetail).border_title = "event"
-        self.set_class(tl.variant is not None and isinstance(tl.variant.new_layout(), GridLayout), "-grid")
-        events.load(tl)
         self.status = self.query_one(StatusBar)
-        self.table = table
+        self.table = self.query_one(TableView)
         self.hands = self.query_one(HandsPanel)
         self.scores = self.query_one(ScoresPanel)
-        self.events = events
+        self.events = self.query_one(EventList)
         self.issues = self.query_one(IssueBar)
         self.detail = self.query_one(EventDetail)
+        self._dress()
         self.goto(self.index)
+        if self.follow is not None:
+            self.set_interval(self.FOLLOW_SECONDS, self.take_new_events)
+
+    def _dress(self, changed: list[int] | None = None) -> None:
+        """The titles, the kind of table and the event list, for the timeline (``changed``: the rows
+        to draw again in a grown one; None: all of them)."""
+        tl = self.timeline
+        state = tl.reducer.state
+        players = " vs ".join(tl.players) or "?"
+        # border titles are Textual markup: text from the log is escaped ("[bold]" in a name stays as written)
+        title = f"{state.variant}: {players}" if state else None
+        self.table.border_title = shown_markup(title) if title else "the match could not be read"
+        self.events.border_title = shown_markup(self.match_title or Path(tl.log.source).name)
+        report = tl.report
+        self.events.border_subtitle = (
+            f"{len(report.violations)} ✗  {len(report.unverified)} ?" if report.violations or report.unverified else ""
+        )
+        self.set_class(tl.variant is not None and isinstance(tl.variant.new_layout(), GridLayout), "-grid")
+        if changed is None:
+            self.events.load(tl)
+        else:
+            self.events.update_rows(tl, changed)
+
+    # -- following a match being recorded -------------------------------------------------
+    def take_new_events(self) -> bool:
+        """Show the events another program added (``replay --follow``); stay on the event shown, or
+        go on to the newest when the last one was shown."""
+        if self.follow is None:
+            return False
+        log = self.follow.poll()
+        if log is None or not log.records:
+            return False
+        at_end = self.index >= self.timeline.last
+        self.timeline, changed = grown(self.timeline, list(log.records))
+        if hasattr(self.app, "timeline"):
+            self.app.timeline = self.timeline
+        self._dress(changed)
+        self.goto(self.timeline.last if at_end else self.index)
+        return True
 
     # -- moving -------------------------------------------------------------------
     @property
@@ -188,6 +220,8 @@ class ReplayScreen(Screen[None]):
             parts.append(Text(f"legal {len(legal)}{whose}", style="green"))
         if self.reveal:
             parts.append(Text("revealed", style="magenta"))
+        if self.follow is not None:
+            parts.append(Text("following", style="bold green"))
         return parts
 
     # -- actions (keys: dominolog/tui/keys.py) -----------------------------------------------

@@ -9,6 +9,8 @@ a screenful of cached lines (a DataTable re-renders every visible row when its c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.segment import Segment
 from rich.text import Text
 from textual.app import ComposeResult
@@ -33,10 +35,44 @@ def _fit(text: Text, width: int) -> Text:
     return text
 
 
+def _widths(width: int) -> tuple[int, int]:
+    """The widths of the event text and of the mark, for a list ``width`` cells wide."""
+    mark_w = 10 if width >= WIDE_MARK else 2
+    return max(6, width - (SEQ + 1 + WHO + 1 + PTS + 1 + mark_w)), mark_w
+
+
+def row_text(timeline: Timeline, i: int, width: int) -> Text:
+    """The line of the event at ``i``, ``width`` cells wide."""
+    event_w, mark_w = _widths(width)
+    row = timeline.rows[i]
+    marks = timeline.marks_at(i)
+    bad = [m for m in marks if m.kind == "violation"]
+    unsure = [m for m in marks if m.kind == "unverified"]
+    mark = Text()
+    if bad:
+        mark.append("✗ " + bad[0].issue.code if mark_w > 2 else "✗", style="bold red")
+    elif unsure:
+        mark.append("? " + unsure[0].issue.code if mark_w > 2 else "?", style="bold yellow")
+    kind = row.text.split(" ", 1)[0]
+    style = "bold" if kind in ("deal", "hand_end", "match_end", "match_start") else ""
+    if kind == "reveal":
+        style = "magenta"
+    seq_style = "bold red" if bad else "bold yellow" if unsure else "dim"
+    return Text.assemble(
+        _fit(Text(str(row.seq), style=seq_style, justify="right"), SEQ),
+        " ",
+        _fit(Text(row.player), WHO),
+        " ",
+        _fit(Text(row.text, style=style), event_w),
+        _fit(Text(row.points, justify="right"), PTS),
+        " ",
+        _fit(mark, mark_w),
+    )
+
+
 def row_texts(timeline: Timeline, width: int) -> tuple[Text, list[Text]]:
     """The header and one line per event, ``width`` cells wide."""
-    mark_w = 10 if width >= WIDE_MARK else 2
-    event_w = max(6, width - (SEQ + 1 + WHO + 1 + PTS + 1 + mark_w))
+    event_w, mark_w = _widths(width)
     header = Text.assemble(
         _fit(Text("seq", justify="right"), SEQ),
         " ",
@@ -48,34 +84,7 @@ def row_texts(timeline: Timeline, width: int) -> tuple[Text, list[Text]]:
         _fit(Text(""), mark_w),
         style="bold",
     )
-    lines = []
-    for i, row in enumerate(timeline.rows):
-        marks = timeline.marks_at(i)
-        bad = [m for m in marks if m.kind == "violation"]
-        unsure = [m for m in marks if m.kind == "unverified"]
-        mark = Text()
-        if bad:
-            mark.append("✗ " + bad[0].issue.code if mark_w > 2 else "✗", style="bold red")
-        elif unsure:
-            mark.append("? " + unsure[0].issue.code if mark_w > 2 else "?", style="bold yellow")
-        kind = row.text.split(" ", 1)[0]
-        style = "bold" if kind in ("deal", "hand_end", "match_end", "match_start") else ""
-        if kind == "reveal":
-            style = "magenta"
-        seq_style = "bold red" if bad else "bold yellow" if unsure else "dim"
-        lines.append(
-            Text.assemble(
-                _fit(Text(str(row.seq), style=seq_style, justify="right"), SEQ),
-                " ",
-                _fit(Text(row.player), WHO),
-                " ",
-                _fit(Text(row.text, style=style), event_w),
-                _fit(Text(row.points, justify="right"), PTS),
-                " ",
-                _fit(mark, mark_w),
-            )
-        )
-    return header, lines
+    return header, [row_text(timeline, i, width) for i in range(len(timeline.rows))]
 
 
 class EventRows(ScrollView):
@@ -177,6 +186,21 @@ class EventList(Vertical):
 
     def select(self, index: int) -> None:
         self.body.select(index)
+
+    def update_rows(self, timeline: Timeline, indexes: Iterable[int]) -> None:
+        """Draw again only the rows at ``indexes`` (the events a grown timeline added or marked
+        anew: :meth:`Timeline.extend`); a timeline not shown yet is loaded whole."""
+        if timeline is not self.timeline or not self._width:
+            self.load(timeline)
+            return
+        texts = self.body.texts
+        for i in sorted(indexes):
+            text = row_text(timeline, i, self._width)
+            if i < len(texts):
+                texts[i] = text
+            else:
+                texts.append(text)
+        self.body.set_rows(texts, self._width)
 
     def on_resize(self, event: Resize) -> None:
         if self.timeline is not None and self.body.scrollable_content_region.width != self._width:
