@@ -44,7 +44,7 @@ def drive(app: ReplayApp, body: Callable[[Any], Awaitable[None]]) -> None:
     asyncio.run(run())
 
 
-async def shown_within(pilot: Any, screen: ReplayScreen, events: int, seconds: float = 1.0) -> float:
+async def shown_within(pilot: Any, screen: ReplayScreen, events: int, seconds: float = 10.0) -> float:
     """How long the screen took to hold ``events`` events (fails after ``seconds``)."""
     start = time.monotonic()
     while len(screen.timeline) < events:
@@ -110,7 +110,7 @@ def test_follow_the_last_match_of_a_file(tmp_path: Path) -> None:
         assert writer.enter_event(Session.start_event({**START, "id": "m2"})).ok  # a new match: the last one
         start = time.monotonic()
         while len(screen.timeline) != 1:
-            assert time.monotonic() - start < 1.0, "the new match is not shown"
+            assert time.monotonic() - start < 10.0, "the new match is not shown"
             await pilot.pause(0.05)
         assert screen.seq == 1 and screen.timeline.reducer.state is not None
         assert screen.timeline.reducer.state.match_id == "m2"
@@ -135,7 +135,7 @@ def test_follow_in_a_real_terminal(cli: Callable[..., Ran], tmp_path: Path) -> N
         child.expect("seq 3/3")
         child.expect("following")
         assert writer.enter("65R").ok
-        child.expect("seq 4/4", timeout=1.5)  # within a second (and the time to draw it)
+        child.expect("seq 4/4", timeout=10)  # the screen polls every 0.5 s (speed is bench/'s, not asserted)
         child.send("q")
         child.expect(pexpect.EOF)
     finally:

@@ -22,7 +22,7 @@ from dominolog.log.reader import MatchLog, decode_line
 from dominolog.recording.journal import FileJournal, Journal, StoreJournal
 from dominolog.recording.session import Entered, Session
 from dominolog.reducer import record_canon
-from dominolog.store import ConflictError, StoreError, match_id_of
+from dominolog.store import ConflictError, DamagedStoreError, RefusedError, StoreError, match_id_of
 from dominolog.textsafe import shown
 
 
@@ -163,6 +163,8 @@ def _run(
             done = _enter_json(session, text, seq if not written else None)
         written.extend(s for s, _ in done.written)
         notes.extend(f"{i.code}: {i.message}" if single else f"seq {i.seq}: {i.code}: {i.message}" for i in done.kept)
+        if done.unusable is not None:  # the store or file cannot be written: nothing more will be
+            fail(shown(str(done.unusable), 2000), 1 if isinstance(done.unusable, DamagedStoreError) else 2)
         if done.stopped is not None:
             sys.stderr.write(
                 f"dominolog: {where}{'conflict' if done.conflict else 'refused'}: {shown(done.stopped, 2000)}\n"
@@ -191,6 +193,8 @@ def _enter_json(session: Session, text: str, seq: int | None) -> Entered:
         done = session.journal.append(text.strip().encode("utf-8"), check=session.check, expected_seq=seq)
     except StoreError as exc:  # refused, a conflict, or a store that cannot be written
         out.stopped, out.conflict = str(exc), isinstance(exc, ConflictError)
+        if not isinstance(exc, (ConflictError, RefusedError)):
+            out.unusable = exc
         if out.conflict:
             session.refresh()
         return out

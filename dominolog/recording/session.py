@@ -43,6 +43,8 @@ class Entered:
     written: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     stopped: str | None = None
     conflict: bool = False
+    #: the store or file cannot be written (locked, read-only, damaged): not the entry's fault
+    unusable: StoreError | None = None
     #: rules left unverified by the events written (hidden tiles), and violations kept (claims)
     unverified: list[Issue] = field(default_factory=list)
     kept: list[Issue] = field(default_factory=list)
@@ -132,8 +134,11 @@ class Session:
             self.journal.refresh()
             out.stopped, out.conflict = f"{exc} (the screen now shows the other recorder's events)", True
             return False
-        except (RefusedError, StoreError) as exc:
+        except RefusedError as exc:
             out.stopped = str(exc)
+            return False
+        except StoreError as exc:
+            out.stopped, out.unusable = str(exc), exc
             return False
         out.written.append((done.seq, event))
         out.unverified.extend(done.unverified)
@@ -263,5 +268,5 @@ class Session:
         out.written.extend(part.written)
         out.unverified.extend(part.unverified)
         out.kept.extend(part.kept)
-        out.stopped, out.conflict = part.stopped, part.conflict
+        out.stopped, out.conflict, out.unusable = part.stopped, part.conflict, part.unusable
         return part.ok

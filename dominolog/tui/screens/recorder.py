@@ -292,6 +292,8 @@ class RecorderScreen(Screen[None]):
             lines.append((self._summary(result.written), "ok"))
         if result.conflict:
             lines.append((f"conflict: another recorder wrote first ({shown(result.stopped, 2000)})", "refused"))
+        elif result.unusable is not None:
+            lines.append((f"not written: {shown(result.stopped, 2000)}", "refused"))
         elif result.stopped is not None:
             lines.append((f"refused: {shown(result.stopped, 2000)}", "refused"))
         lines += self._issues(result)
