@@ -316,3 +316,23 @@ def test_a_timeline_extended_piece_by_piece_is_the_timeline_built_at_once(
         (f.seq, f.closed, f.totals, f.results, f.ended) for f in whole.frames
     ]
     assert all(grown.legal(i) == whole.legal(i) for i in range(0, len(records), 7))
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), VARIANTS)
+def test_a_whole_hand_undone_and_entered_again_scores_as_entered_once(
+    variant: str, players: list[str] | None, options: dict[str, Any] | None
+) -> None:
+    """Undo walks back over several saved states (one every 16 events) to the deal; entering the
+    hand again gives the match the plain fold gives, violation for violation."""
+    events = _bare(simulate_match(variant, "undo-all", players=players, options=options))
+    deals = [i for i, e in enumerate(events) if e["type"] == "deal"]
+    ends = [i for i, e in enumerate(events) if e["type"] == "hand_end"]
+    deal, end = max(zip(deals, ends, strict=True), key=lambda d: d[1] - d[0])  # the longest hand
+    turns = events[deal + 1 : end]
+    assert len(turns) > 16
+    again = [*events[:end], *({"type": "undo"} for _ in turns), *turns, *events[end:]]
+    plain = _feed_all([dump_line(e).encode() for e in events]).report()
+    got = _feed_all([dump_line(e).encode() for e in again]).report()
+    assert [h.as_dict() for h in got.hands] == [h.as_dict() for h in plain.hands]
+    assert (got.totals, got.winner, got.valid) == (plain.totals, plain.winner, plain.valid)
+    assert [(i.code, i.message) for i in got.unverified] == [(i.code, i.message) for i in plain.unverified]

@@ -4,7 +4,7 @@
 the hand. Instead of folding the hand again from its deal, the reducer goes back to a
 state saved before that event: a state is saved before every :data:`SAVE_EVERY`-th
 standing event, so an undo restores the nearest one and applies at most
-``SAVE_EVERY - 1`` (7) events again. Its cost does not grow with the match or the hand.
+``SAVE_EVERY - 1`` (15) events again. Its cost does not grow with the match or the hand.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dominolog.log.reader import Record
 from dominolog.state import HandState
 
 #: a state is saved before every this many standing events (a trade: saving costs a hand's copy)
-SAVE_EVERY = 8
+SAVE_EVERY = 16
 
 
 @dataclass(slots=True, frozen=True)
