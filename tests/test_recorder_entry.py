@@ -111,6 +111,27 @@ def test_refused_entries_keep_their_text_and_write_nothing(tmp_path: Path) -> No
     assert [rec.seq for rec, _ in store.records("g")] == [1, 2, 3, 4, 5]
 
 
+def test_ctrl_r_records_a_refused_entry_as_played(tmp_path: Path) -> None:
+    """What the rules refuse may still have happened at the table: ctrl+r writes the line as it
+    stands, and verify reports the violation."""
+    store, session, app = hidden_ghost13(tmp_path)
+
+    async def body(pilot: Any) -> None:
+        t = Table(pilot, app)
+        await t.enter("Ana:05", ok=False)  # Ben is on move
+        assert "refused: seq 4: illegal: not Ana's turn (Ben is on move)" in t.message
+        assert "ctrl+r records the line as played" in t.message
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert t.message.startswith("recorded seq 4 play Ana 0-5")
+        assert "✗ seq 4: illegal: not Ana's turn (Ben is on move)" in t.message
+        assert t.screen.entry.value == "" and session.check
+
+    drive(app, body)
+    report = verify_stored(store, "g")
+    assert [(v.seq, v.code, v.message) for v in report.violations][0] == (4, "illegal", "not Ana's turn (Ben is on move)")
+
+
 def typed_hand(session: Session, variant: str, players: list[str], options: Any, seed: int) -> list[dict[str, Any]]:
     """The first hand of a simulated match entered up to its reveals (as notation, one entry each);
     the reveals and hand_end returned."""

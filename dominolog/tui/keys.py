@@ -51,6 +51,7 @@ KEYS: tuple[Key, ...] = (
 #: control keys, taken first (``priority``)
 RECORDER_KEYS: tuple[Key, ...] = (
     Key("fix", "ctrl+e", "fix an entry", priority=True),
+    Key("as_played", "ctrl+r", "as played", priority=True),
     Key("complete", "tab", "complete", priority=True),
     Key("cancel", "escape", "cancel"),
     Key("scroll_events(-1)", "pageup", "older events", show=False, priority=True),

@@ -296,6 +296,10 @@ class RecorderScreen(Screen[None]):
             lines.append((f"not written: {shown(result.stopped, 2000)}", "refused"))
         elif result.stopped is not None:
             lines.append((f"refused: {shown(result.stopped, 2000)}", "refused"))
+            if result.stopped.startswith("seq "):  # the rules refused it: the table may still have done it
+                lines.append(
+                    ("ctrl+r records the line as played (it happened at the table; verify reports it)", "info")
+                )
         lines += self._issues(result)
         self.entry.replace_text(_unwritten(text, len(result.written)) if not result.ok else "")
         self.say(*(lines or [("nothing written", "info")]))
@@ -432,6 +436,21 @@ class RecorderScreen(Screen[None]):
             return
         self.correcting = None
         self.app.push_screen(CorrectScreen(rows), self._fix_chosen)
+
+    def action_as_played(self) -> None:
+        """Enter the line even where the rules refuse it: the table did it, and the log is what happened
+        (``verify`` reports the violation)."""
+        text = self.entry.value
+        if not text.strip():
+            self.say(("type the entry to record as played, then ctrl+r", "info"))
+            return
+        self._drop_choice()
+        self.session.check = False
+        try:
+            result = self.session.enter(text)
+        finally:
+            self.session.check = True
+        self._done(result, text)
 
     def action_complete(self) -> None:
         self.entry.complete()
