@@ -212,7 +212,7 @@ def test_show_of_a_binary_file_is_exit_1(cli: Cli, tmp_path: Path) -> None:
 # -- text from logs, shown safely ----------------------------------------------------------------------------------
 
 
-def test_show_verify_list_and_record_never_print_terminal_controls(cli: Cli, tmp_path: Path) -> None:
+def test_show_verify_list_and_append_never_print_terminal_controls(cli: Cli, tmp_path: Path) -> None:
     path = _hostile_log(tmp_path)
     db = tmp_path / "h.db"
     outputs = [

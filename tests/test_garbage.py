@@ -138,7 +138,7 @@ def _stored_matches_export_as_imported(db: Path, path: Path) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(line, min_size=1, max_size=10), st.booleans())
-def test_garbage_sent_to_record_is_refused_or_stored_exactly(
+def test_garbage_sent_to_append_is_refused_or_stored_exactly(
     tmp_path_factory: Any, lines: list[bytes], start_well: bool
 ) -> None:
     db = tmp_path_factory.mktemp("record") / "r.db"

@@ -58,7 +58,7 @@ def _events(db: Path, match_id: str) -> list[str]:
         (START, '{"type":"note","text":"x","hash":"' + "0" * 64 + '"}', "its events carry no hash, this one does"),
     ],
 )
-def test_record_refuses_what_is_not_an_event_of_the_match(
+def test_append_refuses_what_is_not_an_event_of_the_match(
     cli: Cli, tmp_path: Path, first: str | None, line: str, message: str
 ) -> None:
     db = tmp_path / "r.db"
@@ -71,7 +71,7 @@ def test_record_refuses_what_is_not_an_event_of_the_match(
     assert (_events(db, "m") if db.exists() else []) == before
 
 
-def test_record_refuses_a_wrong_hash_in_a_hashed_match(cli: Cli, tmp_path: Path) -> None:
+def test_append_refuses_a_wrong_hash_in_a_hashed_match(cli: Cli, tmp_path: Path) -> None:
     log, db = tmp_path / "sim.jsonl", tmp_path / "sim.db"
     cli("simulate", "--matches", "1", "--seed", "4", "--out", log)
     assert '"hash":' in log.read_text()

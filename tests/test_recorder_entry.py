@@ -129,7 +129,8 @@ def test_ctrl_r_records_a_refused_entry_as_played(tmp_path: Path) -> None:
 
     drive(app, body)
     report = verify_stored(store, "g")
-    assert [(v.seq, v.code, v.message) for v in report.violations][0] == (4, "illegal", "not Ana's turn (Ben is on move)")
+    first = report.violations[0]
+    assert (first.seq, first.code, first.message) == (4, "illegal", "not Ana's turn (Ben is on move)")
 
 
 def typed_hand(session: Session, variant: str, players: list[str], options: Any, seed: int) -> list[dict[str, Any]]:

@@ -295,7 +295,7 @@ def test_two_processes_racing_on_the_next_seqs_store_each_once_and_tell_the_lose
     check_race(db, RACE_MATCH, 2, RACE_LAST, attempts)
 
 
-def test_two_record_commands_started_together_exit_0_and_4(tmp_path: Path) -> None:
+def test_two_append_commands_started_together_exit_0_and_4(tmp_path: Path) -> None:
     """Proves the same with one ``dominolog record`` process per attempt, so that the loser's exit status
     really is 4: for each seq 2..5 of a match, two ``record MATCH EVENT --seq N`` processes are started
     at the same moment. Each seq is stored once, by the process that exited 0 (its event is the stored one); the
