@@ -22,7 +22,7 @@ from dominolog.log.reader import MatchLog, decode_line
 from dominolog.recording.journal import FileJournal, Journal, StoreJournal
 from dominolog.recording.session import Entered, Session
 from dominolog.reducer import record_canon
-from dominolog.store import ConflictError, DamagedStoreError, RefusedError, StoreError, match_id_of
+from dominolog.store import DamagedStoreError, match_id_of
 from dominolog.textsafe import shown
 
 
@@ -189,16 +189,5 @@ def _run(
 
 def _enter_json(session: Session, text: str, seq: int | None) -> Entered:
     out = Entered()
-    try:
-        done = session.journal.append(text.strip().encode("utf-8"), check=session.check, expected_seq=seq)
-    except StoreError as exc:  # refused, a conflict, or a store that cannot be written
-        out.stopped, out.conflict = str(exc), isinstance(exc, ConflictError)
-        if not isinstance(exc, (ConflictError, RefusedError)):
-            out.unusable = exc
-        if out.conflict:
-            session.refresh()
-        return out
-    out.written.append((done.seq, {}))
-    out.kept.extend(done.violations)
-    out.unverified.extend(done.unverified)
+    session.write_line(text.strip().encode("utf-8"), out, expected_seq=seq)
     return out

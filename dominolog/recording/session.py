@@ -128,11 +128,18 @@ class Session:
         return body
 
     def _append(self, event: dict[str, Any], out: Entered) -> bool:
+        return self.write_line(line_bytes(event), out, shown_as=event)
+
+    def write_line(
+        self, line: bytes, out: Entered, expected_seq: int | None = None, shown_as: dict[str, Any] | None = None
+    ) -> bool:
+        """Write one log line as it is given (its own ``seq`` or ``hash`` are checked, not replaced);
+        what became of it goes into ``out``."""
         try:
-            done = self.journal.append(line_bytes(event), check=self.check)
+            done = self.journal.append(line, check=self.check, expected_seq=expected_seq)
         except ConflictError as exc:
             self.journal.refresh()
-            out.stopped, out.conflict = f"{exc} (the screen now shows the other recorder's events)", True
+            out.stopped, out.conflict = str(exc), True
             return False
         except RefusedError as exc:
             out.stopped = str(exc)
@@ -140,7 +147,7 @@ class Session:
         except StoreError as exc:
             out.stopped, out.unusable = str(exc), exc
             return False
-        out.written.append((done.seq, event))
+        out.written.append((done.seq, shown_as if shown_as is not None else {}))
         out.unverified.extend(done.unverified)
         out.kept.extend(done.violations)
         return True
