@@ -17,9 +17,9 @@ from typing import Protocol
 
 from dominolog.log.reader import MatchLog, Record, decode_line, iter_matches
 from dominolog.log.writer import dump_line, like_the_match
-from dominolog.reducer import MatchReducer, refusal_message, refusals
+from dominolog.reducer import MatchReducer
 from dominolog.store import ConflictError, RefusedError, Store, StoreError
-from dominolog.store.appending import Appended
+from dominolog.store.appending import Appended, fold_checked
 
 
 class Journal(Protocol):
@@ -144,13 +144,12 @@ class FileJournal:
             text = dump_line(body).encode("utf-8")
             lineno = self._lines + 1 + self._needs_newline
             rec = decode_line(text, lineno, seq)
-            mark, found, unverified = self._reducer.attempt(rec)
-            refused = refusals(found) if check else []
-            if refused:
-                self._reducer.rollback(mark)
-                if starts:
+            try:
+                found, unverified = fold_checked(self._reducer, rec, check)
+            except RefusedError:
+                if starts:  # the new match was never written: back to the file's last match
                     self._load()
-                raise RefusedError(f"seq {seq}: {refusal_message(refused)}; nothing was written")
+                raise
             out = (b"\n" if self._needs_newline else b"") + text + b"\n"
             try:
                 os.write(fd, out)

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from dominolog.log.hashchain import event_hash
-from dominolog.log.notation import Action, Clock, NotationError, parse
+from dominolog.log.notation import Action, Clock, NotationError, parse, split_tile
 from dominolog.log.reader import Record, decode_line
 from dominolog.recording.journal import Journal
 from dominolog.recording.notation import line_bytes, on_move, resolve, rules_leader
@@ -179,7 +179,7 @@ class Session:
         if hand is None or variant is None:
             return []
         try:
-            t = Tile.parse(tile if "-" in tile else f"{tile[0]}-{tile[-1]}")
+            t = Tile.parse(split_tile(tile))
         except ValueError:
             return []
         if t in hand.layout.on_board:
@@ -236,10 +236,7 @@ class Session:
     # -- correcting an earlier entry -------------------------------------------------
     def correctable(self) -> list[Record]:
         """The events of the hand in play that a correction can reach (standing, after the deal)."""
-        hist = self.reducer.history
-        if self.reducer.hand is None:
-            return []
-        return [hist.records[p][0] for p in hist.standing]
+        return self.reducer.history.standing_records() if self.reducer.hand is not None else []
 
     def correct(self, seq: int, text: str) -> Entered:
         """Replace the event at ``seq`` by the entry ``text``: undo back to it (append-only: nothing is

@@ -335,15 +335,6 @@ class MatchReducer(HandLifecycle):
     def hand(self) -> HandState | None:
         return self.state.hand if self.state is not None else None
 
-    def on_move(self) -> str | None:
-        """Who is to act now (None: no hand in play, or nobody can be named)."""
-        hand = self.hand
-        return hand.turn if hand is not None and hand.over is None else None
-
-    def next_undo(self) -> Record | None:
-        """The event an ``undo`` now would withdraw."""
-        return self.history.last_standing() if self.hand is not None else None
-
     # -- results -------------------------------------------------------------------
     def report(self, view: bool = False) -> MatchReport:
         """What ``verify`` says now. ``view``: the issues unsorted and the hands and unverified rules

@@ -73,6 +73,6 @@ class HandHistory:
             if target is not None:
                 self.retracted.discard(target)
 
-    def last_standing(self) -> Record | None:
-        """The event the next undo would withdraw."""
-        return self.records[self.standing[-1]][0] if self.standing else None
+    def standing_records(self) -> list[Record]:
+        """The hand's events that stand (not withdrawn), in order: what undos can still reach."""
+        return [self.records[p][0] for p in self.standing]

@@ -50,6 +50,17 @@ class Fold:
     hands: int = -1
 
 
+def fold_checked(reducer: MatchReducer, rec: Record, check: bool) -> tuple[list[Issue], list[Issue]]:
+    """Fold ``rec``: its violations (kept) and unverified rules. With ``check``, what the rules refuse
+    for certain raises :class:`RefusedError` and the reducer is left as it was."""
+    mark, found, unverified = reducer.attempt(rec)
+    refused = refusals(found) if check else []
+    if refused:
+        reducer.rollback(mark)
+        raise RefusedError(f"seq {rec.seq}: {refusal_message(refused)}; nothing was written")
+    return found, unverified
+
+
 class Appending:
     """The append half of :class:`~dominolog.store.store.Store`."""
 
@@ -127,16 +138,12 @@ class Appending:
                     )
                 self._check_start(match_id, obj, kind, seq)
                 prev = last[1] if last else ""
-                line = self._like_the_match(match_id, line, seq, prev)
+                line = self._like_the_match(match_id, line, obj, seq, prev)
                 rec = decode_line(line, seq, seq)
                 chain = chain_hash_bytes(prev, record_canon(rec))
                 self._check_own_hash(match_id, rec, chain, seq)
                 fold = self._fold(match_id, seq - 1, prev)
-                mark, found, unverified = fold.reducer.attempt(rec)
-                refused = refusals(found) if check else []
-                if refused:
-                    fold.reducer.rollback(mark)
-                    raise RefusedError(f"seq {seq}: {refusal_message(refused)}; nothing was written")
+                found, unverified = fold_checked(fold.reducer, rec, check)
                 try:
                     self.conn.execute(
                         "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (match_id, *self.row_of(rec, chain))
@@ -205,12 +212,12 @@ class Appending:
         start = self.start_of(match_id)
         return start.obj if start is not None else None
 
-    def _like_the_match(self, match_id: str, line: bytes, seq: int, prev: str) -> bytes:
-        """An appended event written like the rest of its match: with its ``seq`` and its chain ``hash``
-        when the match's first event has them (so the match stays valid); other lines as given."""
-        start = self._first_event(match_id) if seq > 1 else decode_line(line, 1, 1).obj
-        obj = decode_line(line, seq, seq).obj
-        if start is None or obj is None:
+    def _like_the_match(self, match_id: str, line: bytes, obj: dict[str, Any], seq: int, prev: str) -> bytes:
+        """An appended event (``line``, read as ``obj``) written like the rest of its match: with its
+        ``seq`` and its chain ``hash`` when the match's first event has them (so the match stays valid);
+        other lines as given."""
+        start = self._first_event(match_id) if seq > 1 else obj
+        if start is None:
             return line
         body = like_the_match(start, obj, seq, prev)
         return line if body == obj else dump_line(body).encode("utf-8")
