@@ -838,8 +838,7 @@ def test_ruling_E3_unseen_draw_stays_unverified():
     assert codes(report) == []
     assert [(u.seq, u.code) for u in report.unverified] == [(4, "renege"), (6, "renege")]
     assert report.unverified[0].message == (
-        "Ana draws; Ana's hand was hidden, and the reveals do not settle this "
-        "(draws not seen leave open which tiles were held then)"
+        "Ana draws; it turns on whether Ana held 1-6, 5-5 then (draws not seen leave open which tiles were held then)"
     )
     assert report.hands[0].points == {"Ana": 0, "Ben": 40}  # 23 + 10 + 7
     # the same draws seen: the reveal gives back the deal, and both draws are clean

@@ -20,7 +20,7 @@ from dominolog.events import Event, MatchStart
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer.chain import HashChain
 from dominolog.reducer.context import Ctx, Findings
-from dominolog.reducer.hands import HandLifecycle
+from dominolog.reducer.hands import ChecksHook, HandLifecycle
 from dominolog.reducer.history import SAVE_EVERY, HandHistory, Saved
 from dominolog.reducer.report import MatchReport
 from dominolog.state import HandState, Issue, MatchState
@@ -74,6 +74,8 @@ class MatchReducer(HandLifecycle):
         self.history = HandHistory()
         #: a hand that is not counted is being skipped up to its hand_end
         self.skipping = False
+        #: told each hand's unverified rules as judged at its end (:mod:`dominolog.audit` listens)
+        self.on_checks: ChecksHook | None = None
 
     @property
     def violations(self) -> list[Issue]:

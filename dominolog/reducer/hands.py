@@ -3,13 +3,20 @@ re-check of hands recorded with hidden tiles once the reveals are in (docs/forma
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dominolog.events import Deal, Event, HandEnd, MatchEnd, Reveal
+from dominolog.knowledge import NEVER, Before, HandModel, hand_model
 from dominolog.reducer.claims import check_claim, check_claim_names
 from dominolog.reducer.context import Ctx, Findings, QuietCtx
 from dominolog.reducer.history import HandHistory
-from dominolog.state import HandResult, HandState, Issue, MatchState, bounds_before
+from dominolog.state import HandResult, HandState, Issue, MatchState, PendingCheck, bounds_before
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants import Variant
+from dominolog.variants.judges import Decision, decide, names
+
+#: called with the hand and its unverified rules as judged at its end (the audit listens)
+ChecksHook = Callable[[HandState, list[tuple[Issue, PendingCheck, "Decision | None"]]], None]
 
 
 class HandLifecycle:
@@ -22,6 +29,7 @@ class HandLifecycle:
     findings: Findings
     history: HandHistory
     skipping: bool
+    on_checks: ChecksHook | None
 
     def _apply_in_hand(self, ev: Event) -> None:
         raise NotImplementedError
@@ -67,18 +75,25 @@ class HandLifecycle:
     def _prepare_end(self, hand: HandState) -> None:
         """At the end of a hand recorded with hidden tiles, check what the reveals now make checkable.
 
-        When the reveals give every player's tiles and every draw was seen, the deal
-        follows (tiles played, plus tiles left, minus tiles drawn) and the whole hand
-        is re-folded from it. Otherwise (draws not seen) each unverified rule is
-        judged again from what the reveals prove the player held at that event.
+        The hand's facts (deal, plays, draws, reveals) are matched tile by tile
+        (:mod:`dominolog.knowledge`): a hand they leave only one way to fill is
+        filled. When then every player's tiles are known and every draw was seen,
+        the deal follows (tiles played, plus tiles left, minus tiles drawn) and the
+        whole hand is re-folded from it. Otherwise each unverified rule is judged
+        in every world the facts allow: broken in all of them is a violation, in
+        none is no finding, in some stays unverified, naming the tiles it turns on.
         """
         if not hand.hidden or self.history.deal is None:
             return
         hand.settle()
-        if not hand.hands_known or any(t is None for _, _, t in hand.draws):
-            self._rejudge(hand)
-            return
         start = self._hand_start()
+        model = None
+        if not hand.hands_known:
+            model = hand_model(start, hand)
+            fill_hands(model, hand)
+        if not hand.hands_known or any(t is None for _, _, t in hand.draws):
+            self._rejudge(hand, start, model)
+            return
         if start.fully_known:
             return
         held: set[Tile] = set()
@@ -121,34 +136,82 @@ class HandLifecycle:
         ctx.seq, ctx.line = seq, line
         hist.saved = {}  # the hand is closing: nothing goes back past this
 
-    def _rejudge(self, hand: HandState) -> None:
-        """Judge the open hand's unverified rules again, from what the reveals prove (draws not seen)."""
+    def decide_pending(
+        self, hand: HandState, start: HandState | None = None, model: HandModel | None = None
+    ) -> list[tuple[Issue, PendingCheck, Decision | None]]:
+        """The open hand's unverified rules, each judged in every world its facts allow (None: the
+        facts contradict each other, or the rule cannot be asked that way)."""
+        if model is None:
+            model = hand_model(start or self._hand_start(), hand)
+        out: list[tuple[Issue, PendingCheck, Decision | None]] = []
+        for issue, check in self.findings.pending:
+            decision = decide(check.judge, Before(model, check.player, check.seq)) if model.feasible else None
+            out.append((issue, check, decision))
+        return out
+
+    def _rejudge(self, hand: HandState, start: HandState, model: HandModel | None) -> None:
+        """Judge the open hand's unverified rules again, in the worlds its facts allow."""
         f = self.findings
-        for issue, check in f.pending:
-            if hand.holdings[check.player].unknown:
+        decided = self.decide_pending(hand, start, model)
+        if self.on_checks is not None:
+            self.on_checks(hand, decided)
+        for issue, check, decision in decided:
+            if decision is None:
+                self._rejudge_by_bounds(hand, issue, check)
                 continue
-            sure, upper = bounds_before(hand, check.player, check.seq)
-            sure |= check.known
-            upper &= check.possible
-            if not sure <= upper:
-                continue  # the records contradict each other (reported elsewhere)
-            verdict, detail = check.judge(frozenset(sure), frozenset(upper), check.count)
+            verdict, tiles = decision
             i = f.unverified.index(issue)
             if verdict is None:
+                why = (
+                    "draws not seen leave open which tiles were held then"
+                    if not hand.holdings[check.player].unknown
+                    else "tiles never revealed leave open which were held then"
+                )
                 f.unverified[i] = Issue(
                     issue.seq,
                     issue.line,
                     issue.code,
-                    f"{check.action}; {check.player}'s hand was hidden, and the reveals do not settle this "
-                    "(draws not seen leave open which tiles were held then)",
+                    f"{check.action}; it turns on whether {check.player} held {names(tiles)} then ({why})",
                 )
                 continue
             del f.unverified[i]
             if verdict:
                 f.violations.append(
-                    Issue(issue.seq, issue.line, issue.code, f"{check.message} (shown by the reveals: {detail})")
+                    Issue(
+                        issue.seq,
+                        issue.line,
+                        issue.code,
+                        f"{check.message} (shown by the reveals: {shown_by(check, tiles)})",
+                    )
                 )
         f.pending = []
+
+    def _rejudge_by_bounds(self, hand: HandState, issue: Issue, check: PendingCheck) -> None:
+        """The old way, when the facts contradict each other: bounds worked back from the reveals."""
+        f = self.findings
+        if hand.holdings[check.player].unknown:
+            return
+        sure, upper = bounds_before(hand, check.player, check.seq)
+        sure |= check.known
+        upper &= check.possible
+        if not sure <= upper:
+            return  # the records contradict each other (reported elsewhere)
+        verdict, detail = check.judge(frozenset(sure), frozenset(upper), check.count)
+        i = f.unverified.index(issue)
+        if verdict is None:
+            f.unverified[i] = Issue(
+                issue.seq,
+                issue.line,
+                issue.code,
+                f"{check.action}; {check.player}'s hand was hidden, and the reveals do not settle this "
+                "(draws not seen leave open which tiles were held then)",
+            )
+            return
+        del f.unverified[i]
+        if verdict:
+            f.violations.append(
+                Issue(issue.seq, issue.line, issue.code, f"{check.message} (shown by the reveals: {detail})")
+            )
 
     def _result(self, hand: HandState) -> HandResult:
         state, variant = self.state, self.variant
@@ -284,3 +347,27 @@ def describe(result: HandResult) -> str:
         if result.detail.get("puppeteer"):
             out += " as Puppeteer"
     return out
+
+
+def fill_hands(model: HandModel, hand: HandState) -> None:
+    """Fill in each hidden hand that the facts leave only one way to fill (at the hand's end)."""
+    if not model.feasible:
+        return
+    for p, h in hand.holdings.items():
+        if not h.unknown:
+            continue
+        holds, may = model.knowledge(p, NEVER - 1)
+        if may or len(holds) != h.count or not h.known <= holds:
+            continue
+        hand.unaccounted -= holds - h.known
+        h.known = set(holds)
+        h.unknown = 0
+    hand.settle()
+
+
+def shown_by(check: PendingCheck, tiles: frozenset[Tile]) -> str:
+    """In a few words, what shows a rule broken: the tiles held, as the rule's own judge says it."""
+    verdict, detail = check.judge(tiles, tiles, len(tiles))
+    if verdict:
+        return detail
+    return f"{check.player} must have held one of {names(tiles)}"

@@ -12,12 +12,14 @@ the reveals give (:func:`dominolog.state.bounds_before`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
+from typing import Protocol
 
 from dominolog.state import Judge
-from dominolog.tiles import Tile
+from dominolog.tiles import DOUBLE_SIX, Tile
 
 
-def _names(tiles: Iterable[Tile], limit: int = 4) -> str:
+def names(tiles: Iterable[Tile], limit: int = 4) -> str:
     ts = sorted(tiles)
     text = ", ".join(map(str, ts[:limit]))
     return text + (", ..." if len(ts) > limit else "")
@@ -30,28 +32,54 @@ def _judge_holding(select: Callable[[frozenset[Tile]], set[Tile]], verb: str, ve
         fitting = select(upper)
         held = fitting & sure
         if held:
-            return True, f"{_names(held)} {verbs if len(held) == 1 else verb}"
+            return True, f"{names(held)} {verbs if len(held) == 1 else verb}"
         room = n - len(sure)
         if not fitting or room <= 0:
             return False, none
         if len(upper - sure - fitting) < room:
-            return True, f"the hand must hold one of {_names(fitting)}, which {verb}"
+            return True, f"the hand must hold one of {names(fitting)}, which {verb}"
         return None, ""
 
     return judge
 
 
+class HoldsOne:
+    """The rule "the hand holds one of ``tiles``" (a legal play), as a bounds judge and as a question
+    to the worlds of a hand's log (:meth:`decide`)."""
+
+    __slots__ = ("_judge", "tiles", "verb")
+
+    def __init__(self, tiles: frozenset[Tile], verb: str, verbs: str, none: str) -> None:
+        self.tiles = tiles
+        self.verb = verb
+        self._judge = _judge_holding(lambda upper: set(upper & tiles), verb, verbs, none)
+
+    def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+        return self._judge(sure, upper, n)
+
+    def decide(self, hand: HandQuestion) -> Decision:
+        """Broken (True) when every world holds one of the tiles; None when some do; False when none."""
+        could = hand.possible(self.tiles)
+        if not could:
+            return False, frozenset()
+        if hand.avoidable(self.tiles):
+            return None, could
+        return True, hand.certain(self.tiles) or could
+
+
+@cache
 def judge_fit(values: tuple[int, ...]) -> Judge:
     """The hand holds a tile that fits one of the open ``values`` (any tile when there are none)."""
     mask = 0
     for v in values:
         mask |= 1 << v
-    return _judge_holding(lambda upper: {t for t in upper if not mask or t.mask & mask}, "fit", "fits", "no tile fits")
+    tiles = frozenset(t for t in DOUBLE_SIX if not mask or t.mask & mask)
+    return HoldsOne(tiles, "fit", "fits", "no tile fits")
 
 
 def judge_holds(tiles: frozenset[Tile]) -> Judge:
     """The hand holds one of ``tiles`` (e.g. the tiles that can be played somewhere on a 2-D table)."""
-    return _judge_holding(lambda upper: set(upper & tiles), "can be played", "can be played", "no tile can be played")
+    return HoldsOne(frozenset(tiles), "can be played", "can be played", "no tile can be played")
 
 
 def _distinct_pair(a: set[Tile], b: set[Tile]) -> bool:
@@ -64,9 +92,52 @@ def _a_pair(a: set[Tile], b: set[Tile]) -> tuple[Tile, Tile]:
     return next((x, y) for x in sorted(a) for y in sorted(b) if x != y)
 
 
+class HoldsPair:
+    """Double Draw's rule "the hand holds two tiles, one fitting ``left`` and another ``right``"."""
+
+    __slots__ = ("_judge", "left", "right")
+
+    def __init__(self, left: int, right: int) -> None:
+        self.left = frozenset(t for t in DOUBLE_SIX if t.has(left))
+        self.right = frozenset(t for t in DOUBLE_SIX if t.has(right))
+        self._judge = _pair_bounds(left, right)
+
+    def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+        return self._judge(sure, upper, n)
+
+    def _has_pair(self, hand: HandQuestion) -> frozenset[Tile]:
+        """The tiles of some world's pair play (empty: no world holds one)."""
+        for x in sorted(hand.possible(self.left)):
+            given = hand.assuming(x)
+            if given is None:
+                continue
+            ys = given.possible(self.right - {x})
+            if ys:
+                return frozenset({x, min(ys)})
+        return frozenset()
+
+    def _can_lack_pair(self, hand: HandQuestion) -> bool:
+        if hand.avoidable(self.left) or hand.avoidable(self.right):
+            return True
+        both = self.left | self.right
+        return any(hand.avoidable_but(both, z) for z in self.left & self.right)
+
+    def decide(self, hand: HandQuestion) -> Decision:
+        pair = self._has_pair(hand)
+        if not pair:
+            return False, frozenset()
+        if self._can_lack_pair(hand):
+            return None, hand.possible(self.left | self.right)
+        return True, hand.certain(self.left | self.right) or pair
+
+
+@cache
 def judge_pair(left: int, right: int) -> Judge:
     """Double Draw: the hand holds two tiles, one fitting ``left`` and another fitting ``right``."""
+    return HoldsPair(left, right)
 
+
+def _pair_bounds(left: int, right: int) -> Judge:
     ml, mr = 1 << left, 1 << right
 
     def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
@@ -99,20 +170,58 @@ def judge_pair(left: int, right: int) -> Judge:
                 if (z in sure and len(others) >= room) or (z not in sure and len(others) >= room - 1 >= 0):
                     avoid = True
         if not avoid:
-            return True, f"the hand must hold a pair play among {_names(fl | fr, 6)}"
+            return True, f"the hand must hold a pair play among {names(fl | fr, 6)}"
         return None, ""
 
     return judge
 
 
-def judge_not(judge: Judge) -> Judge:
+class Opposite:
     """The opposite rule: broken exactly when ``judge`` says the hand kept its rule (unknown stays unknown).
 
     E.g. "passes while a draw is allowed" is broken when the hand had *no* legal play.
     """
 
-    def negated(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
-        verdict, detail = judge(sure, upper, n)
+    __slots__ = ("judge",)
+
+    def __init__(self, judge: Judge) -> None:
+        self.judge = judge
+
+    def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+        verdict, detail = self.judge(sure, upper, n)
         return (None if verdict is None else not verdict), detail
 
-    return negated
+    def decide(self, hand: HandQuestion) -> Decision:
+        verdict, tiles = self.judge.decide(hand)  # type: ignore[attr-defined]
+        return (None if verdict is None else not verdict), tiles
+
+
+def judge_not(judge: Judge) -> Judge:
+    """The opposite of ``judge`` (see :class:`Opposite`)."""
+    return Opposite(judge)
+
+
+class HandQuestion(Protocol):
+    """A hand just before an event, in every world its log allows
+    (:class:`dominolog.knowledge.model.Before`)."""
+
+    def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]: ...
+
+    def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]: ...
+
+    def avoidable(self, tiles: Iterable[Tile]) -> bool: ...
+
+    def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool: ...
+
+    def assuming(self, tile: Tile) -> HandQuestion | None: ...
+
+
+#: a rule's verdict in the worlds of a log (True broken in all, None in some, False in none) and the
+#: tiles that decide it (broken: the tiles that show it; open: the tiles that would make it broken)
+Decision = tuple[bool | None, frozenset[Tile]]
+
+
+def decide(judge: Judge, hand: HandQuestion) -> Decision | None:
+    """``judge``'s verdict in the worlds of the hand's log; None for a judge that cannot answer that."""
+    method = getattr(judge, "decide", None)
+    return method(hand) if method is not None else None

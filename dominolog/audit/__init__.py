@@ -1,0 +1,1 @@
+"""The audit document of a match: what an arbiter needs to settle a disputed hand."""

@@ -1,0 +1,236 @@
+"""Who could have held which tile: a hand as a matching of tiles to the places they came from.
+
+Within a hand a tile has one life: dealt to a player or left in the boneyard; drawn
+from the boneyard by one player (at one draw); played by that player or still in
+that hand at the end. So a *world* consistent with the log is an assignment of each
+tile to one **slot**, a place a tile entered a hand: one of a player's dealt tiles,
+one draw, or the boneyard to the end of the hand. Every slot takes exactly one tile.
+What the log shows only says which slots a tile can take: a play by Ben means Ben's
+deal or one of Ben's draws before it; a reveal means a slot of the revealing player;
+a seen draw, that draw; a tile never played nor revealed, any hand still hidden at
+the end or the boneyard.
+
+The consistent worlds are then exactly the perfect matchings of tiles to slots, and
+the tiles a player *may* hold at an event are the tiles with a matching edge that
+puts them in that hand then. Which edges lie in some perfect matching is a classic
+question (Dulmage-Mendelsohn): take one perfect matching; an edge outside it lies in
+another exactly when its two ends are in the same strongly connected component of
+the graph that points matched edges from slot to tile and the others from tile to
+slot. So each tile's possible slots are exact, not estimated, whatever the log
+leaves hidden.
+
+A rule "held none of these tiles just before seq s" (an honest pass) forbids edges
+and is handled the same way; rules that are not of that form are judged by asking
+whether a perfect matching exists with some edges forbidden (:class:`Before`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from dominolog.tiles import Tile
+
+#: the seq of "never": a tile never played leaves no hand before the end
+NEVER = 1 << 60
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A place a tile entered a hand: ``owner`` (None: the boneyard to the end) from seq ``entry``.
+
+    ``draw`` is the seq of the draw for a draw slot, 0 for a dealt tile or the boneyard.
+    """
+
+    owner: str | None
+    entry: int
+    draw: int = 0
+
+
+Forbid = Callable[[Tile, Slot], bool]
+
+
+class HandModel:
+    """The worlds consistent with what a hand's log shows (see the module's docstring).
+
+    ``edges[t]`` are the slot indexes tile ``t`` can take by the facts; ``exit[t]`` the seq it
+    left its hand (its play), NEVER when it was not played. ``allowed[t]`` are the slots it takes
+    in at least one world; empty for every tile when no world exists (``feasible`` False).
+    """
+
+    def __init__(self, slots: list[Slot], edges: dict[Tile, list[int]], exit: dict[Tile, int]) -> None:
+        self.slots = slots
+        self.edges = edges
+        self.exit = exit
+        self.tiles = sorted(edges)
+        match = perfect_matching(self.tiles, len(slots), edges)
+        self.feasible = match is not None
+        self.allowed: dict[Tile, frozenset[int]] = (
+            allowed_edges(self.tiles, len(slots), edges, match) if match is not None else {}
+        )
+
+    # -- derived models --------------------------------------------------
+    def without(self, forbid: Forbid) -> HandModel:
+        """The model with the edges ``forbid`` names taken out."""
+        slots = self.slots
+        edges = {t: [i for i in e if not forbid(t, slots[i])] for t, e in self.edges.items()}
+        return HandModel(slots, edges, self.exit)
+
+    def has_world_without(self, forbid: Forbid) -> bool:
+        """Whether a world exists that uses none of the edges ``forbid`` names."""
+        slots = self.slots
+        edges = {t: [i for i in e if not forbid(t, slots[i])] for t, e in self.edges.items()}
+        return perfect_matching(self.tiles, len(slots), edges) is not None
+
+    # -- knowledge --------------------------------------------------------
+    def in_hand(self, tile: Tile, slot: Slot, player: str, seq: int) -> bool:
+        """In the world that puts ``tile`` in ``slot``, is it in ``player``'s hand after event ``seq``?"""
+        return slot.owner == player and slot.entry <= seq < self.exit[tile]
+
+    def knowledge(self, player: str, seq: int) -> tuple[frozenset[Tile], frozenset[Tile]]:
+        """(certainly holds, may also hold) for ``player`` after the event at ``seq``."""
+        holds: set[Tile] = set()
+        may: set[Tile] = set()
+        slots = self.slots
+        for t, allowed in self.allowed.items():
+            inside = [self.in_hand(t, slots[i], player, seq) for i in allowed]
+            if all(inside):
+                holds.add(t)
+            elif any(inside):
+                may.add(t)
+        return frozenset(holds), frozenset(may)
+
+    def places(self, tile: Tile) -> list[Slot]:
+        """The slots ``tile`` takes in some world, in slot order."""
+        return [self.slots[i] for i in sorted(self.allowed.get(tile, ()))]
+
+
+class Before:
+    """``player``'s hand just before the event at ``seq``, in the worlds of ``model``: the questions
+    a rule about that hand asks (:mod:`dominolog.variants.judges`)."""
+
+    def __init__(self, model: HandModel, player: str, seq: int) -> None:
+        self.model = model
+        self.player = player
+        self.seq = seq
+
+    def _inside(self, tile: Tile, slot: Slot) -> bool:
+        return slot.owner == self.player and slot.entry < self.seq < self.model.exit[tile]
+
+    def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
+        """The tiles of ``tiles`` the hand holds in some world."""
+        m = self.model
+        return frozenset(t for t in tiles if any(self._inside(t, m.slots[i]) for i in m.allowed.get(t, ())))
+
+    def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
+        """The tiles of ``tiles`` the hand holds in every world."""
+        m = self.model
+        out = set()
+        for t in tiles:
+            allowed = m.allowed.get(t)
+            if allowed and all(self._inside(t, m.slots[i]) for i in allowed):
+                out.add(t)
+        return frozenset(out)
+
+    def avoidable(self, tiles: Iterable[Tile]) -> bool:
+        """Whether some world has none of ``tiles`` in the hand."""
+        ts = frozenset(tiles)
+        return self.model.has_world_without(lambda t, s: t in ts and self._inside(t, s))
+
+    def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool:
+        """Whether some world has none of ``tiles`` in the hand except perhaps ``keep``."""
+        ts = frozenset(tiles) - {keep}
+        return self.model.has_world_without(lambda t, s: t in ts and self._inside(t, s))
+
+    def assuming(self, tile: Tile) -> Before | None:
+        """The same question in the worlds where the hand holds ``tile`` (None: there are none)."""
+        model = self.model.without(lambda t, s: t is tile and not self._inside(t, s))
+        return Before(model, self.player, self.seq) if model.feasible else None
+
+
+# -- matching ----------------------------------------------------------------
+def perfect_matching(tiles: list[Tile], n_slots: int, edges: dict[Tile, list[int]]) -> dict[Tile, int] | None:
+    """A perfect matching of ``tiles`` to ``n_slots`` slots (Kuhn's augmenting paths), or None."""
+    if len(tiles) != n_slots:
+        return None
+    owner: list[Tile | None] = [None] * n_slots
+    match: dict[Tile, int] = {}
+
+    def augment(t: Tile, seen: set[int]) -> bool:
+        for i in edges[t]:
+            if i in seen:
+                continue
+            seen.add(i)
+            other = owner[i]
+            if other is None or augment(other, seen):
+                owner[i] = t
+                match[t] = i
+                return True
+        return False
+
+    # tiles with the fewest choices first: fewer dead ends
+    for t in sorted(tiles, key=lambda x: len(edges[x])):
+        if not augment(t, set()):
+            return None
+    return match
+
+
+def allowed_edges(
+    tiles: list[Tile], n_slots: int, edges: dict[Tile, list[int]], match: dict[Tile, int]
+) -> dict[Tile, frozenset[int]]:
+    """For each tile, the slots it takes in some perfect matching (SCCs of the alternating graph)."""
+    index = {t: k for k, t in enumerate(tiles)}
+    n = len(tiles)
+    adj: list[list[int]] = [[] for _ in range(n + n_slots)]
+    for t in tiles:
+        k = index[t]
+        for i in edges[t]:
+            if match[t] == i:
+                adj[n + i].append(k)
+            else:
+                adj[k].append(n + i)
+    comp = strongly_connected(adj)
+    return {t: frozenset(i for i in edges[t] if match[t] == i or comp[index[t]] == comp[n + i]) for t in tiles}
+
+
+def strongly_connected(adj: list[list[int]]) -> list[int]:
+    """The strongly connected component of every node (Tarjan's algorithm, without recursion)."""
+    n = len(adj)
+    order = [-1] * n
+    low = [0] * n
+    comp = [-1] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    counter = 0
+    ncomp = 0
+    for root in range(n):
+        if order[root] != -1:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                order[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on_stack[v] = True
+            if i < len(adj[v]):
+                work.append((v, i + 1))
+                w = adj[v][i]
+                if order[w] == -1:
+                    work.append((w, 0))
+                elif on_stack[w]:
+                    low[v] = min(low[v], order[w])
+                continue
+            if low[v] == order[v]:
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    comp[w] = ncomp
+                    if w == v:
+                        break
+                ncomp += 1
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return comp
