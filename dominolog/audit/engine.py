@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dominolog.audit.scoring import ScoredHand, ScoringReducer
 from dominolog.knowledge import Before, HandModel, count_after, hand_model
 from dominolog.knowledge.model import Slot
 from dominolog.log.reader import MatchLog, Record
@@ -55,8 +56,8 @@ class HandAudit:
     known: HandModel
     judged: list[Judged]
     result: HandResult | None = None
-    #: the hand as the rules scored it (reveals and the facts filled in), when it was scored
-    scored: HandState | None = None
+    #: the hand as the rules scored it (reveals and the facts filled in) and its claim, when scored
+    scored: ScoredHand | None = None
     end_seq: int | None = None
     events: list[EventView] = field(default_factory=list)
 
@@ -120,7 +121,8 @@ def honest_model(facts: HandModel, judged: list[Judged]) -> HandModel:
 
 def audit_match(log: MatchLog, pictures: bool = False) -> MatchAudit:
     """Fold ``log`` once, keeping each hand's facts and verdicts (``pictures``: keep each event's table)."""
-    reducer = MatchReducer(log.source, log.line)
+    reducer = ScoringReducer(log.source, log.line)
+    reducer.orphan = log.orphan
     views: list[EventView] = []
     hands: list[HandAudit] = []
     heads: dict[int, str] = {}
@@ -156,6 +158,8 @@ def audit_match(log: MatchLog, pictures: bool = False) -> MatchAudit:
             decided = caught[0][1] if caught else []
             result = state.results[n_results] if len(state.results) > n_results else None
             ha = _hand_audit(open_hand.number, start, end, decided, result)
+            scored = [sh for sh in reducer.scored if sh.hand.number == open_hand.number]
+            ha.scored = scored[-1] if scored else None
             ha.end_seq = rec.seq if rec.event is not None and rec.event.type == "hand_end" else None
             if rec.event is not None and rec.event.type == "hand_end":
                 hand_views.append(view)

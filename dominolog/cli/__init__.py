@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from dominolog.cli import append as append_cmd
+from dominolog.cli import audit as audit_cmd
 from dominolog.cli import export as export_cmd
 from dominolog.cli import record as record_cmd
 from dominolog.cli import replay as replay_cmd
@@ -59,6 +60,7 @@ def _main(
 app.command("verify")(verify_cmd.verify)
 app.command("simulate")(simulate_cmd.simulate)
 app.command("show")(show_cmd.show)
+app.command("audit")(audit_cmd.audit)
 app.command("replay")(replay_cmd.replay)
 app.command("export")(export_cmd.export)
 app.command("import")(store_cmd.import_)

@@ -1,0 +1,284 @@
+"""The audit document of a match (docs/audit.md; schemas/audit.schema.json): the verdict, each
+finding with its certainty, rule and proof in words, each hand's scoring worked out, the chain and
+its fingerprints, and every event with what each player could hold after it.
+
+Built from one fold (:func:`dominolog.audit.engine.audit_match`); the renderers
+(:mod:`~dominolog.audit.text`, :mod:`~dominolog.audit.html`) and ``--format json`` read only this.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from dominolog.audit.engine import HandAudit, Judged, MatchAudit, audit_match
+from dominolog.audit.proof import possible_proof, renege_proof
+from dominolog.audit.rules import rules_with_text
+from dominolog.audit.scoring import scoring_steps
+from dominolog.knowledge import count_after
+from dominolog.layouts.grid import GridLayout
+from dominolog.layouts.picture import line_as_grid, svg_picture
+from dominolog.log.reader import MatchLog
+from dominolog.render import describe_record
+from dominolog.state import Issue
+from dominolog.variants import find_variant
+
+SCHEMA = "dominolog-audit/1"
+FINGERPRINT = 10
+_FP = re.compile(r"^([0-9a-fA-F]{4,64})(?:@(\d+))?$")
+
+
+class ExpectError(ValueError):
+    """An ``--expect-head`` that is not ``FP`` or ``FP@SEQ``."""
+
+
+def parse_expect(text: str) -> tuple[str, int | None]:
+    """``FP`` or ``FP@SEQ``: the fingerprint (4 to 64 hex characters) and the seq it is taken after."""
+    m = _FP.match(text.strip())
+    if m is None:
+        raise ExpectError(
+            f"--expect-head {text!r}: give the fingerprint as hex characters, optionally @ the seq it was "
+            "taken after (e.g. 3f9a0c71d2 or 3f9a0c71d2@41)"
+        )
+    return m.group(1).lower(), int(m.group(2)) if m.group(2) else None
+
+
+def check_expect(heads: dict[int, str], head: str, expect: str) -> dict[str, Any]:
+    """Whether the chain matches a fingerprint copied from a score sheet (``FP`` or ``FP@SEQ``)."""
+    fp, seq = parse_expect(expect)
+    if seq is None:
+        got, where = head, "the head"
+    elif seq in heads:
+        got, where = heads[seq], f"the chain after seq {seq}"
+    else:
+        last = max(heads, default=0)
+        return {
+            "given": expect,
+            "ok": False,
+            "message": f"the log has no seq {seq} (it ends at seq {last}): truncated, or the wrong log",
+        }
+    ok = got.startswith(fp)
+    message = (
+        f"{where} starts {got[: len(fp)]}, as the score sheet says"
+        if ok
+        else f"{where} starts {got[: len(fp)]}, not {fp}: the log is not the one the sheet was written from"
+    )
+    return {"given": expect, "ok": ok, "message": message}
+
+
+def _verdict(certain: int, possible: int, unsettled: int) -> dict[str, Any]:
+    parts = []
+    if certain:
+        parts.append(f"{certain} violation{'s' * (certain != 1)}")
+    if possible:
+        parts.append(f"{possible} possible violation{'s' * (possible != 1)}")
+    if unsettled:
+        parts.append(f"{unsettled} point{'s' * (unsettled != 1)} that cannot be settled")
+    text = ", ".join(parts) if parts else "valid"
+    if not certain and parts:
+        text = "valid as far as the log shows; " + text
+    return {"valid": not certain, "violations": certain, "possible": possible, "unsettled": unsettled, "text": text}
+
+
+def _tiles_in(message: str) -> list[str]:
+    """The tiles a violation's message names in its closing parenthesis (``(6-3 fits)``)."""
+    m = re.search(r"\(([^()]*)\)\s*$", message)
+    return sorted(set(re.findall(r"\b[0-6]-[0-6]\b", m.group(1)))) if m else []
+
+
+def _finding(
+    issue: Issue, certainty: str, variant: str, ha: HandAudit | None, audit: MatchAudit, judged: Judged | None
+) -> dict[str, Any]:
+    tiles: list[str] = []
+    proof: list[str] = []
+    if judged is not None and judged.decision is not None and ha is not None:
+        tiles = sorted(str(t) for t in judged.decision[1])
+        if judged.decision[0] is True:
+            proof = renege_proof(ha, audit, judged.check.player, issue.seq, judged.decision[1], judged.check.action)
+        else:
+            proof = possible_proof(ha, audit, judged.check.player, issue.seq, judged.decision[1], judged.check.action)
+    elif ha is not None and issue.code == "renege":
+        tiles = _tiles_in(issue.message)
+        player = _player_at(audit, issue.seq)
+        if player is not None and tiles:
+            from dominolog.tiles import Tile
+
+            proof = renege_proof(ha, audit, player, issue.seq, frozenset(Tile.parse(t) for t in tiles), None)
+    before: dict[str, Any] = {}
+    if ha is not None and ha.facts.feasible and any(e.record.seq == issue.seq for e in ha.events):
+        for p in ha.players:
+            holds, may = ha.facts.knowledge(p, issue.seq - 1)
+            count = count_after(ha.start, ha.end, p, issue.seq - 1)
+            before[p] = {"holds": sorted(map(str, holds)), "may_hold": sorted(map(str, may)), "count": count}
+    return {
+        "seq": issue.seq,
+        "line": issue.line,
+        "code": issue.code,
+        "certainty": certainty,
+        "message": issue.message,
+        "rules": rules_with_text(variant, issue.code, issue.message) if variant else [],
+        "proof": proof,
+        "tiles": tiles,
+        "before": before,
+    }
+
+
+def _player_at(audit: MatchAudit, seq: int) -> str | None:
+    for v in audit.events:
+        if v.record.seq == seq and v.record.event is not None:
+            return getattr(v.record.event, "player", None)
+    return None
+
+
+def _event(view: Any, ha: HandAudit, pictures: bool, title: str) -> dict[str, Any]:
+    rec = view.record
+    ev = rec.event
+    d: dict[str, Any] = {
+        "seq": rec.seq,
+        "line": rec.line,
+        "type": ev.type if ev is not None else None,
+        "player": getattr(ev, "player", None) if ev is not None else None,
+        "text": describe_record(rec),
+        "retracted": view.retracted,
+        "ends": list(view.ends) if view.ends is not None else [],
+        "turn": view.turn,
+        "boneyard": view.boneyard,
+        "knowledge": {},
+        "findings": [],
+    }
+    for p in ha.players:
+        holds, may, count = ha.knowledge(p, rec.seq)
+        d["knowledge"][p] = {"holds": sorted(map(str, holds)), "may_hold": sorted(map(str, may)), "count": count}
+    if pictures and view.layout is not None:
+        layout = view.layout
+        grid = layout if isinstance(layout, GridLayout) else line_as_grid(layout)
+        d["svg"] = svg_picture(grid, title=f"{title}, after seq {rec.seq}")
+    return d
+
+
+def build_audit(
+    log: MatchLog, pictures: bool = False, expect: str | None = None, only_hand: int | None = None
+) -> dict[str, Any]:
+    """The audit document of one match (``pictures``: each event's table as SVG, for HTML;
+    ``expect``: a fingerprint ``FP[@SEQ]`` to check the chain against; ``only_hand``: that hand only)."""
+    audit = audit_match(log, pictures=pictures)
+    report = audit.report
+    state = audit.reducer.state
+    variant = report.variant or ""
+    try:
+        title = find_variant(variant).title if variant else "?"
+    except Exception:
+        title = variant or "?"
+    judged_of: dict[tuple[int, str], Judged] = {}
+    for ha in audit.hands:
+        for j in ha.judged:
+            judged_of[(j.issue.seq, j.issue.code)] = j
+
+    def owner(seq: int) -> HandAudit | None:
+        for ha in audit.hands:
+            if ha.events and ha.events[0].record.seq <= seq <= ha.events[-1].record.seq:
+                return ha
+        return None
+
+    findings: list[tuple[HandAudit | None, dict[str, Any]]] = []
+    for issue in report.violations:
+        ha = owner(issue.seq)
+        findings.append((ha, _finding(issue, "certain", variant, ha, audit, judged_of.get((issue.seq, issue.code)))))
+    for issue in report.unverified:
+        ha = owner(issue.seq)
+        j = judged_of.get((issue.seq, issue.code))
+        certainty = "possible" if j is not None and j.decision is not None and j.decision[0] is None else "unverifiable"
+        findings.append((ha, _finding(issue, certainty, variant, ha, audit, j)))
+    findings.sort(key=lambda x: (x[1]["seq"], x[1]["certainty"] != "certain"))
+
+    def count(fs: list[dict[str, Any]]) -> dict[str, Any]:
+        return _verdict(*(sum(1 for f in fs if f["certainty"] == c) for c in ("certain", "possible", "unverifiable")))
+
+    hands: list[dict[str, Any]] = []
+    for ha in audit.hands:
+        if only_hand is not None and ha.number != only_hand:
+            continue
+        own = [f for h, f in findings if h is ha]
+        events = [_event(v, ha, pictures, f"{title} hand {ha.number}") for v in ha.events]
+        index = {e["seq"]: k for k, e in enumerate(events)}
+        for k, f in enumerate(own):
+            if f["seq"] in index:
+                events[index[f["seq"]]]["findings"].append(k)
+        scored = ha.scored
+        result = None
+        if ha.result is not None:
+            r = ha.result
+            result = {"end": r.end, "winner": r.winner, "points": dict(r.points), "verified": r.verified}
+        steps: list[str] = []
+        if scored is not None and state is not None:
+            try:
+                steps = scoring_steps(state, scored.hand, scored.result, scored.claim)
+            except Exception as exc:  # pragma: no cover - a scoring explanation must never sink the audit
+                steps = [f"(the scoring could not be worked out in words: {type(exc).__name__})"]
+        hands.append(
+            {
+                "number": ha.number,
+                "deal_seq": ha.start.deal_seq,
+                "end_seq": ha.end_seq,
+                "leader": ha.start.leader,
+                "verdict": count(own),
+                "result": result,
+                "claim": scored.claim if scored is not None else None,
+                "scoring": steps,
+                "findings": own,
+                "events": events,
+            }
+        )
+    outside = [f for h, f in findings if h is None]
+    all_findings = [f for _, f in findings]
+    chain_broken = any(i.code == "hash-mismatch" for i in report.violations)
+    hashed = audit.reducer.chain.hashed
+    fingerprints = [
+        {"hand": ha.number, "seq": ha.end_seq, "fingerprint": audit.heads[ha.end_seq][:FINGERPRINT]}
+        for ha in audit.hands
+        if ha.end_seq is not None and ha.end_seq in audit.heads
+    ]
+    doc: dict[str, Any] = {
+        "schema": SCHEMA,
+        "source": report.source,
+        "line": report.line,
+        "match_id": report.match_id,
+        "variant": report.variant,
+        "variant_title": title,
+        "players": list(report.players),
+        "meta": dict(state.meta) if state is not None else {},
+        "notes": [
+            {"seq": v.record.seq, "text": v.record.event.text}  # type: ignore[union-attr]
+            for v in audit.events
+            if v.record.event is not None and v.record.event.type == "note"
+        ],
+        "verdict": count(all_findings),
+        "totals": dict(report.totals),
+        "winner": report.winner,
+        "complete": report.complete,
+        "chain": {
+            "status": "broken" if chain_broken else ("ok" if hashed else "absent"),
+            "head": report.head,
+            "fingerprint": report.head[:FINGERPRINT],
+            "hands": fingerprints,
+            "expect": check_expect(audit.heads, report.head, expect) if expect is not None else None,
+        },
+        "findings": outside,
+        "hands": hands,
+    }
+    return doc
+
+
+def without_pictures(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document as JSON gives it: no ``svg`` keys."""
+    out = dict(doc)
+    out["hands"] = [
+        {**h, "events": [{k: v for k, v in e.items() if k != "svg"} for e in h["events"]]} for h in doc["hands"]
+    ]
+    return out
+
+
+def exit_code(doc: dict[str, Any]) -> int:
+    """As ``verify``: 0 valid, 1 violations or a fingerprint that does not match."""
+    expect = doc["chain"]["expect"]
+    return 1 if doc["verdict"]["violations"] or (expect is not None and not expect["ok"]) else 0

@@ -1,0 +1,126 @@
+"""Proofs in words: why a pass or draw was a renege (or may have been one), from the hand's facts.
+
+A tile the facts put in a player's hand just before an event has a story the log tells: dealt
+to them or drawn in view, then played later or shown at the end, with no draw in between that
+could have brought it. These sentences are that story, for the tiles that decide a verdict.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dominolog.audit.engine import HandAudit
+from dominolog.knowledge import NEVER
+from dominolog.tiles import Tile
+from dominolog.variants.judges import names
+
+
+def _ends_before(ha: HandAudit, seq: int) -> str:
+    ends: tuple[int, ...] | None = None
+    for v in ha.events:
+        if v.record.seq >= seq:
+            break
+        if not v.retracted:
+            ends = v.ends
+    if not ends:
+        return "with an empty table"
+    if len(ends) == 1:
+        return f"with the end {ends[0]}"
+    if len(ends) == 2:
+        return f"with the ends {ends[0]} and {ends[1]}"
+    return "with the open ends " + ", ".join(map(str, ends[:-1])) + f" and {ends[-1]}"
+
+
+def _did(audit: Any, seq: int) -> str:
+    for v in audit.events:
+        if v.record.seq == seq and v.record.event is not None:
+            kind = v.record.event.type
+            return {"pass": "passed", "draw": "drew"}.get(kind, f"wrote a {kind}")
+    return "acted"
+
+
+def tile_story(ha: HandAudit, player: str, seq: int, tile: Tile) -> str:
+    """How the log shows ``player`` held ``tile`` just before ``seq``."""
+    start, end = ha.start, ha.end
+    parts: list[str] = []
+    seen = [s for s, p, t in end.draws if t is tile and p == player]
+    if tile in start.holdings[player].known:
+        parts.append(f"the deal shows {tile} in {player}'s hand")
+    elif seen:
+        parts.append(f"{player} drew {tile} in view at seq {seen[0]}")
+    exit_seq = ha.facts.exit.get(tile, NEVER)
+    if exit_seq < NEVER:
+        parts.append(f"{player} played {tile} at seq {exit_seq}")
+        later = exit_seq
+    else:
+        reveals = [
+            v.record.seq
+            for v in ha.events
+            if v.record.event is not None
+            and v.record.event.type == "reveal"
+            and getattr(v.record.event, "player", None) == player
+            and not v.retracted
+        ]
+        if reveals:
+            parts.append(f"{player}'s reveal at seq {reveals[-1]} shows {tile}")
+        else:
+            parts.append(f"{tile} is still in {player}'s hand at the end")
+        later = NEVER
+    places = ha.facts.places(tile)
+    draws_between = [s for s, p, t in end.draws if p == player and seq < s < later and t is None]
+    if all(s.owner == player and s.entry < seq for s in places):
+        if not draws_between:
+            parts.append(
+                f"{player} drew no tile unseen between seq {seq} and "
+                + (f"seq {later}" if later < NEVER else "the end")
+                + ", so it was in the hand then"
+            )
+        else:
+            listed = ", ".join(map(str, draws_between))
+            parts.append(
+                f"the unseen draws at seq {listed} cannot have brought it (the log places their tiles "
+                "elsewhere), so it was in the hand then"
+            )
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
+def renege_proof(
+    ha: HandAudit, audit: Any, player: str, seq: int, tiles: frozenset[Tile], action: str | None
+) -> list[str]:
+    """The proof of a certain renege: the moment, then the story of each tile that shows it."""
+    before = ha.before(player, seq)
+    out = [f"{player} {_did(audit, seq)} at seq {seq} {_ends_before(ha, seq)}."]
+    held = sorted(before.certain(tiles))
+    for t in held[:3]:
+        out.append(tile_story(ha, player, seq, t))
+    if held:
+        out.append(f"{player} could play {names(held)}: the rules required a play.")
+    else:
+        out.append(
+            f"No hand the log allows {player} at that moment lacks all of {names(tiles, 8)}: every way to fill "
+            f"{player}'s hidden tiles puts one of them there, and {player} could play it."
+        )
+    return out
+
+
+def possible_proof(
+    ha: HandAudit, audit: Any, player: str, seq: int, tiles: frozenset[Tile], action: str | None
+) -> list[str]:
+    """Why a pass or draw may have been a renege and why the log cannot settle it."""
+    out = [f"{player} {_did(audit, seq)} at seq {seq} {_ends_before(ha, seq)}."]
+    if tiles:
+        out.append(
+            f"The log allows hands in which {player} held {names(tiles, 8)} then, and hands in which "
+            f"{player} did not: had {player} held one, the rule was broken."
+        )
+    unseen = [s for s, p, t in ha.end.draws if p == player and t is None and s >= seq]
+    if ha.end.holdings[player].unknown:
+        out.append(f"{player}'s tiles were never all revealed, so the log cannot say which were held.")
+    elif unseen:
+        out.append(
+            f"{player} drew unseen at seq {', '.join(map(str, unseen))}: a tile shown at the end may have "
+            "come from those draws rather than from the hand before this event."
+        )
+    out.append("Not settled: nobody can be charged with this from the log alone.")
+    return out

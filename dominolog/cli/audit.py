@@ -1,0 +1,69 @@
+"""``dominolog audit``: the answer to a disputed hand, with its proof, as text, JSON or one HTML page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dominolog.cli.common import MatchNumber, MatchStore, MatchTarget, fail, match_of
+from dominolog.textsafe import shown
+
+
+def audit(
+    target: MatchTarget,
+    match: MatchNumber = 1,
+    db: MatchStore = None,
+    hand: Annotated[int | None, typer.Option("--hand", min=1, help="Only this hand (1 = the first).")] = None,
+    format: Annotated[str, typer.Option("--format", help="text, json or html.", metavar="FORMAT")] = "text",
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the report to this file instead of printing it.", metavar="PATH")
+    ] = None,
+    expect_head: Annotated[
+        str | None,
+        typer.Option(
+            "--expect-head",
+            help="A fingerprint copied from a score sheet, FP or FP@SEQ: the log must match it.",
+            metavar="FP[@SEQ]",
+        ),
+    ] = None,
+) -> None:
+    """Settle a disputed match: the verdict, each violation and possible one with its rule and proof,
+    the scoring worked out, what each player could hold at every event, the chain.
+    Exit 0 valid, 1 violations or a fingerprint that does not match, 2 usage error."""
+    from dominolog.audit.document import ExpectError, build_audit, exit_code, parse_expect, without_pictures
+
+    if format not in ("text", "json", "html"):
+        fail(f"--format {shown(format, 40)!r}: choose text, json or html")
+    if expect_head is not None:
+        try:
+            parse_expect(expect_head)
+        except ExpectError as exc:
+            fail(shown(str(exc), 300))
+    log, _, where = match_of(target, match, db)
+    if log.orphan:
+        fail(f"{shown(log.source)}: not a match: no match_start line", 1)
+    doc = build_audit(log, pictures=format == "html", expect=expect_head, only_hand=hand)
+    if hand is not None and not doc["hands"]:
+        fail(f"{where} has no hand {hand}")
+    if format == "json":
+        text = json.dumps(without_pictures(doc), ensure_ascii=False, indent=1) + "\n"
+    elif format == "html":
+        from dominolog.audit.html import render_html
+
+        text = render_html(doc)
+    else:
+        from dominolog.audit.text import render_text
+
+        text = render_text(doc)
+    if out is not None:
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            fail(f"{shown(out)}: cannot write the report ({exc.strerror or exc})")
+        typer.echo(f"{shown(out)}: {doc['verdict']['text']}", err=True)
+    else:
+        typer.echo(text, nl=False)
+    raise typer.Exit(exit_code(doc))
