@@ -12,7 +12,8 @@ BASE_URI = "https://dominolog.invalid/schemas/"
 
 
 def schema_documents() -> dict[str, dict[str, Any]]:
-    """File name -> schema document: one per event type, and ``event.schema.json`` for any line."""
+    """File name -> schema document: one per event type, ``event.schema.json`` for any line, and
+    ``audit.schema.json`` for ``dominolog audit --format json``."""
     docs: dict[str, dict[str, Any]] = {}
     for model in EVENT_MODELS:
         kind = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
@@ -27,6 +28,9 @@ def schema_documents() -> dict[str, dict[str, Any]]:
     }
     line.update(EVENT_ADAPTER.json_schema())
     docs["event.schema.json"] = line
+    from dominolog.audit.schema import audit_schema
+
+    docs["audit.schema.json"] = audit_schema(BASE_URI)
     return docs
 
 

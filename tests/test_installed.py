@@ -12,7 +12,14 @@ import dominolog
 from tests.conftest import ROOT
 
 #: every non-Python file the package reads at run time
-DATA_FILES = ["py.typed", "tui/recorder.tcss", "tui/replay.tcss"]
+DATA_FILES = [
+    "py.typed",
+    "tui/recorder.tcss",
+    "tui/replay.tcss",
+    "audit/report.css",
+    "audit/report.js",
+    "audit/rulings.txt",
+]
 
 
 def test_the_installed_package_is_tested_not_the_checkout() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from dominolog.audit.engine import HandAudit
-from dominolog.knowledge import NEVER
+from dominolog.knowledge import NEVER, count_after
 from dominolog.tiles import Tile
 from dominolog.variants.judges import names
 
@@ -96,11 +96,23 @@ def renege_proof(
         out.append(tile_story(ha, player, seq, t))
     if held:
         out.append(f"{player} could play {names(held)}: the rules required a play.")
-    else:
-        out.append(
-            f"No hand the log allows {player} at that moment lacks all of {names(tiles, 8)}: every way to fill "
-            f"{player}'s hidden tiles puts one of them there, and {player} could play it."
-        )
+        return out
+    sure, may = ha.facts.knowledge(player, seq - 1)
+    count = count_after(ha.start, ha.end, player, seq - 1)
+    rest = count - len(sure)
+    others = sorted(may - tiles)
+    out.append(
+        f"By the log, {player} held {count} tiles then: "
+        + (f"{names(sure, 8)} for certain and " if sure else "")
+        + f"{rest} more among {names(may, 12)}."
+    )
+    out.append(
+        f"Only {len(others)} of those are not {names(tiles, 8)}, fewer than {rest}: every hand the log allows "
+        f"{player} holds one of {names(tiles, 8)}, and {player} could play it."
+        if len(others) < rest
+        else f"Every way to fill {player}'s hidden tiles that the log allows puts one of {names(tiles, 8)} "
+        f"there, and {player} could play it."
+    )
     return out
 
 

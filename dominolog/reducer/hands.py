@@ -152,6 +152,8 @@ class HandLifecycle:
     def _rejudge(self, hand: HandState, start: HandState, model: HandModel | None) -> None:
         """Judge the open hand's unverified rules again, in the worlds its facts allow."""
         f = self.findings
+        if model is None:
+            model = hand_model(start, hand)
         decided = self.decide_pending(hand, start, model)
         if self.on_checks is not None:
             self.on_checks(hand, decided)
@@ -181,7 +183,7 @@ class HandLifecycle:
                         issue.seq,
                         issue.line,
                         issue.code,
-                        f"{check.message} (shown by the reveals: {shown_by(check, tiles)})",
+                        f"{check.message} (shown by the reveals: {shown_by(check, tiles, Before(model, check.player, check.seq))})",
                     )
                 )
         f.pending = []
@@ -365,9 +367,11 @@ def fill_hands(model: HandModel, hand: HandState) -> None:
     hand.settle()
 
 
-def shown_by(check: PendingCheck, tiles: frozenset[Tile]) -> str:
-    """In a few words, what shows a rule broken: the tiles held, as the rule's own judge says it."""
-    verdict, detail = check.judge(tiles, tiles, len(tiles))
+def shown_by(check: PendingCheck, tiles: frozenset[Tile], before: Before) -> str:
+    """In a few words, what shows a rule broken: the tiles surely held, as the rule's own judge says
+    it, or the tiles one of which the hand must have held."""
+    sure = before.certain(tiles)
+    verdict, detail = check.judge(sure, sure, len(sure)) if sure else (None, "")
     if verdict:
         return detail
     return f"{check.player} must have held one of {names(tiles)}"
