@@ -183,7 +183,7 @@ class HandLifecycle:
                         issue.seq,
                         issue.line,
                         issue.code,
-                        f"{check.message} (shown by the reveals: {shown_by(check, tiles, Before(model, check.player, check.seq))})",
+                        f"{check.message} (shown by the reveals: {shown_by(check, tiles, model)})",
                     )
                 )
         f.pending = []
@@ -367,10 +367,10 @@ def fill_hands(model: HandModel, hand: HandState) -> None:
     hand.settle()
 
 
-def shown_by(check: PendingCheck, tiles: frozenset[Tile], before: Before) -> str:
+def shown_by(check: PendingCheck, tiles: frozenset[Tile], model: HandModel) -> str:
     """In a few words, what shows a rule broken: the tiles surely held, as the rule's own judge says
     it, or the tiles one of which the hand must have held."""
-    sure = before.certain(tiles)
+    sure = Before(model, check.player, check.seq).certain(tiles)
     verdict, detail = check.judge(sure, sure, len(sure)) if sure else (None, "")
     if verdict:
         return detail
