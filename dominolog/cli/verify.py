@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from dominolog.cli.common import fail, match_id_or_fail, store_or_fail
 from dominolog.cli.progress import LateProgress
-from dominolog.log.reader import PathError, expand_paths
+from dominolog.log.reader import PathError, Record, expand_paths
 from dominolog.recording.notation import iter_matches_any
 from dominolog.reducer import MatchReport, verify_match
 from dominolog.store import verify_stored
@@ -42,42 +42,83 @@ def verify(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print only the violations: no match lines, no summary.")
     ] = False,
+    expect_head: Annotated[
+        str | None,
+        typer.Option(
+            "--expect-head",
+            help="A fingerprint copied from a score sheet, FP or FP@SEQ (the chain after event SEQ): "
+            "each match must match it.",
+            metavar="FP[@SEQ]",
+        ),
+    ] = None,
 ) -> None:
     """Check every match: rules, scores, seq and hash chain. Exit 0 all valid, 1 any violation, 2 usage error."""
     if db is None and not paths:
         fail("give log files or folders to verify, or --db PATH for the store")
-    valid = total = unverified = 0
+    if expect_head is not None:
+        from dominolog.audit.document import ExpectError, parse_expect
+
+        try:
+            parse_expect(expect_head)
+        except ExpectError as exc:
+            fail(shown(str(exc), 300))
+    valid = total = unverified = mismatched = 0
     reports: list[MatchReport] = []
+    expects: list[dict[str, Any]] = []
     with batch_gc():
-        for r in _reports(paths or [], db):
+        for r, records in _reports(paths or [], db, expect_head is not None):
             total += 1
             valid += r.valid
             unverified += len(r.unverified)
+            expect = _expect(records, r.head, expect_head) if expect_head is not None else None
+            mismatched += expect is not None and not expect["ok"]
             if as_json:
                 reports.append(r)
+                expects.append(expect or {})
                 continue
             lines = report_lines(r, verbose)
+            if expect is not None:
+                lines.append(f"  fingerprint {'OK' if expect['ok'] else 'MISMATCH'}: {expect['message']}")
             for line in lines[1:] if quiet else lines:
-                if not (quiet and line.startswith("  ")):
+                if not (quiet and line.startswith("  ")) or line.startswith("  fingerprint MISMATCH"):
                     typer.echo(line)
     if as_json:
-        typer.echo(json.dumps(verify_document(reports), indent=2, ensure_ascii=False))
+        document = verify_document(reports)
+        if expect_head is not None:
+            for match, expect in zip(document["matches"], expects, strict=True):
+                match["expect"] = expect
+        typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
     elif not quiet:
         summary = f"{total} matches: {valid} valid, {total - valid} invalid"
         if unverified:
             summary += f"; {unverified} rules unverified (hidden tiles)"
         typer.echo(summary)
-    if valid != total:
+    if valid != total or mismatched:
         raise typer.Exit(1)
 
 
-def _reports(paths: list[str], db: Path | None) -> Iterator[MatchReport]:
-    """The report of every match asked for, as each is checked (a progress bar on a terminal)."""
+def _expect(records: list[Record], head: str, expect: str) -> dict[str, Any]:
+    """The chain of one match against a fingerprint (``--expect-head``)."""
+    from dominolog.audit.document import check_expect
+    from dominolog.reducer.chain import HashChain
+
+    chain = HashChain()
+    heads = {}
+    for rec in records:
+        chain.check(rec)
+        heads[rec.seq] = chain.head
+    return check_expect(heads, head, expect)
+
+
+def _reports(paths: list[str], db: Path | None, keep: bool = False) -> Iterator[tuple[MatchReport, list[Record]]]:
+    """The report of every match asked for, as each is checked (a progress bar on a terminal), with its
+    records when ``keep`` (else an empty list)."""
     if db is not None:
         with store_or_fail(db, create=False) as store:
             wanted = [match_id_or_fail(store, db, m) for m in paths] if paths else store.match_ids()
             for m in wanted:
-                yield verify_stored(store, m)
+                records = [rec for rec, _ in store.records(m)] if keep else []
+                yield verify_stored(store, m), records
         return
     try:
         files = expand_paths(paths)
@@ -86,6 +127,6 @@ def _reports(paths: list[str], db: Path | None) -> Iterator[MatchReport]:
             for f in files:
                 for log in iter_matches_any(f):
                     progress.advance(sum(len(r.data) + 1 for r in log.records), len(log.records))
-                    yield verify_match(log)
+                    yield verify_match(log), log.records if keep else []
     except PathError as exc:
         fail(shown(str(exc), 2000))

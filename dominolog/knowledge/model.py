@@ -58,12 +58,19 @@ class HandModel:
     in at least one world; empty for every tile when no world exists (``feasible`` False).
     """
 
-    def __init__(self, slots: list[Slot], edges: dict[Tile, list[int]], exit: dict[Tile, int]) -> None:
+    def __init__(
+        self,
+        slots: list[Slot],
+        edges: dict[Tile, list[int]],
+        exit: dict[Tile, int],
+        start: dict[Tile, int] | None = None,
+    ) -> None:
         self.slots = slots
         self.edges = edges
         self.exit = exit
         self.tiles = sorted(edges)
-        match = perfect_matching(self.tiles, len(slots), edges)
+        match = perfect_matching(self.tiles, len(slots), edges, start)
+        self.match = match
         self.feasible = match is not None
         self.allowed: dict[Tile, frozenset[int]] = (
             allowed_edges(self.tiles, len(slots), edges, match) if match is not None else {}
@@ -74,13 +81,21 @@ class HandModel:
         """The model with the edges ``forbid`` names taken out."""
         slots = self.slots
         edges = {t: [i for i in e if not forbid(t, slots[i])] for t, e in self.edges.items()}
-        return HandModel(slots, edges, self.exit)
+        return HandModel(slots, edges, self.exit, self.match)
 
-    def has_world_without(self, forbid: Forbid) -> bool:
-        """Whether a world exists that uses none of the edges ``forbid`` names."""
-        slots = self.slots
-        edges = {t: [i for i in e if not forbid(t, slots[i])] for t, e in self.edges.items()}
-        return perfect_matching(self.tiles, len(slots), edges) is not None
+    def has_world_without(self, forbid: Forbid, touched: Iterable[Tile] | None = None) -> bool:
+        """Whether a world exists that uses none of the edges ``forbid`` names (``touched``: the only
+        tiles whose edges it may name, when the caller knows them)."""
+        slots, match = self.slots, self.match
+        if match is None:
+            return False
+        which = self.edges.keys() if touched is None else [t for t in touched if t in self.edges]
+        if not any(forbid(t, slots[match[t]]) for t in which):
+            return True  # the world at hand already does
+        edges = dict(self.edges)
+        for t in which:
+            edges[t] = [i for i in edges[t] if not forbid(t, slots[i])]
+        return perfect_matching(self.tiles, len(slots), edges, match) is not None
 
     # -- knowledge --------------------------------------------------------
     def in_hand(self, tile: Tile, slot: Slot, player: str, seq: int) -> bool:
@@ -135,12 +150,12 @@ class Before:
     def avoidable(self, tiles: Iterable[Tile]) -> bool:
         """Whether some world has none of ``tiles`` in the hand."""
         ts = frozenset(tiles)
-        return self.model.has_world_without(lambda t, s: t in ts and self._inside(t, s))
+        return self.model.has_world_without(lambda t, s: t in ts and self._inside(t, s), ts)
 
     def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool:
         """Whether some world has none of ``tiles`` in the hand except perhaps ``keep``."""
         ts = frozenset(tiles) - {keep}
-        return self.model.has_world_without(lambda t, s: t in ts and self._inside(t, s))
+        return self.model.has_world_without(lambda t, s: t in ts and self._inside(t, s), ts)
 
     def assuming(self, tile: Tile) -> Before | None:
         """The same question in the worlds where the hand holds ``tile`` (None: there are none)."""
@@ -149,12 +164,20 @@ class Before:
 
 
 # -- matching ----------------------------------------------------------------
-def perfect_matching(tiles: list[Tile], n_slots: int, edges: dict[Tile, list[int]]) -> dict[Tile, int] | None:
-    """A perfect matching of ``tiles`` to ``n_slots`` slots (Kuhn's augmenting paths), or None."""
+def perfect_matching(
+    tiles: list[Tile], n_slots: int, edges: dict[Tile, list[int]], start: dict[Tile, int] | None = None
+) -> dict[Tile, int] | None:
+    """A perfect matching of ``tiles`` to ``n_slots`` slots (Kuhn's augmenting paths), or None.
+    ``start``: a matching to begin from (its edges still in ``edges`` are kept to start with)."""
     if len(tiles) != n_slots:
         return None
     owner: list[Tile | None] = [None] * n_slots
     match: dict[Tile, int] = {}
+    if start:
+        for t, i in start.items():
+            if t in edges and i in edges[t] and owner[i] is None:
+                owner[i] = t
+                match[t] = i
 
     def augment(t: Tile, seen: set[int]) -> bool:
         for i in edges[t]:
@@ -170,6 +193,8 @@ def perfect_matching(tiles: list[Tile], n_slots: int, edges: dict[Tile, list[int
 
     # tiles with the fewest choices first: fewer dead ends
     for t in sorted(tiles, key=lambda x: len(edges[x])):
+        if t in match:
+            continue
         if not augment(t, set()):
             return None
     return match

@@ -23,7 +23,7 @@ from dominolog.reducer.context import Ctx, Findings
 from dominolog.reducer.hands import ChecksHook, HandLifecycle
 from dominolog.reducer.history import SAVE_EVERY, HandHistory, Saved
 from dominolog.reducer.report import MatchReport
-from dominolog.state import HandState, Issue, MatchState
+from dominolog.state import HandResult, HandState, Issue, MatchState
 from dominolog.variants import Variant, VariantError, find_variant
 
 TURN_EVENTS = frozenset({"play", "draw", "pass", "declare", "block_call"})
@@ -76,6 +76,7 @@ class MatchReducer(HandLifecycle):
         self.skipping = False
         #: told each hand's unverified rules as judged at its end (:mod:`dominolog.audit` listens)
         self.on_checks: ChecksHook | None = None
+        self.outcomes: list[HandResult] | None = None
 
     @property
     def violations(self) -> list[Issue]:

@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from dominolog.events import Deal, Event, HandEnd, MatchEnd, Reveal
 from dominolog.knowledge import NEVER, Before, HandModel, hand_model
-from dominolog.reducer.claims import check_claim, check_claim_names
+from dominolog.knowledge.worlds import end_fillings
+from dominolog.reducer.claims import check_claim, check_claim_names, fmt_points
 from dominolog.reducer.context import Ctx, Findings, QuietCtx
 from dominolog.reducer.history import HandHistory
 from dominolog.state import HandResult, HandState, Issue, MatchState, PendingCheck, bounds_before
@@ -30,6 +31,8 @@ class HandLifecycle:
     history: HandHistory
     skipping: bool
     on_checks: ChecksHook | None
+    #: the results the rules give over the ways to fill a hand's hidden tiles, while its end is judged
+    outcomes: list[HandResult] | None
 
     def _apply_in_hand(self, ev: Event) -> None:
         raise NotImplementedError
@@ -152,6 +155,8 @@ class HandLifecycle:
     def _rejudge(self, hand: HandState, start: HandState, model: HandModel | None) -> None:
         """Judge the open hand's unverified rules again, in the worlds its facts allow."""
         f = self.findings
+        if not f.pending:
+            return
         if model is None:
             model = hand_model(start, hand)
         decided = self.decide_pending(hand, start, model)
@@ -218,16 +223,42 @@ class HandLifecycle:
     def _result(self, hand: HandState) -> HandResult:
         state, variant = self.state, self.variant
         assert state is not None and variant is not None
+        self.outcomes = None
         result = variant.score_hand(state, hand, self.ctx)
         if result is None:
+            outcomes = self._outcomes(hand)
+            if outcomes is not None and len(outcomes) == 1:
+                return outcomes[0]  # every way to fill the hidden hands scores the same
+            self.outcomes = outcomes
             hidden = ", ".join(p for p, h in hand.holdings.items() if h.unknown) or "the boneyard"
             self.ctx.unverified(
                 "score-mismatch",
                 f"the points of hand {hand.number} cannot be checked: tiles of {hidden} were never revealed; "
-                "the table's claim is taken",
+                "the table's claim is taken"
+                + (f" (the rules give one of {len(outcomes)} results, by the hidden tiles)" if outcomes else ""),
             )
             result = HandResult(hand.number, hand.over or "block", None, {p: 0 for p in state.players}, verified=False)
         return result
+
+    def _outcomes(self, hand: HandState) -> list[HandResult] | None:
+        """The distinct results the rules give over every way to fill the hand's hidden holdings
+        (None when there are too many ways, or none)."""
+        state, variant = self.state, self.variant
+        assert state is not None and variant is not None
+        if self.history.deal is None:
+            return None
+        fillings = end_fillings(hand_model(self._hand_start(), hand), hand)
+        if not fillings:
+            return None
+        quiet = QuietCtx(self.ctx.seq)
+        seen: dict[tuple, HandResult] = {}
+        for filled in fillings:
+            r = variant.score_hand(state, filled, quiet)
+            if r is None:
+                return None
+            key = (r.end, repr(r.winner), tuple(sorted(r.points.items())))
+            seen.setdefault(key, r)
+        return list(seen.values())
 
     def _hand_end(self, ev: HandEnd) -> None:
         state, variant = self.state, self.variant
@@ -263,6 +294,7 @@ class HandLifecycle:
             result = self._result(hand)
         check_claim_names(ev, state.players, ctx)
         if not result.verified:
+            self._judge_claim_on_hidden(ev, hand)
             if ev.points is not None:
                 result.points = {p: ev.points.get(p, 0) for p in state.players}
             if "winner" in ev.model_fields_set:
@@ -272,6 +304,28 @@ class HandLifecycle:
                 ev, state.players, result.points, result.winner, f"hand {hand.number} ({describe(result)})", ctx
             )
         self._finish_hand(result)
+
+    def _judge_claim_on_hidden(self, ev: HandEnd, hand: HandState) -> None:
+        """A claimed score the hidden tiles kept from being checked: wrong whatever they were when no
+        way to fill the hidden hands gives it (a violation); else it stays unverified."""
+        outcomes, self.outcomes = self.outcomes, None
+        state = self.state
+        if not outcomes or ev.points is None or state is None:
+            return
+        claimed = {p: ev.points.get(p, 0) for p in state.players}
+        if any(r.points == claimed for r in outcomes):
+            return
+        f = self.findings
+        for i in range(len(f.unverified) - 1, -1, -1):
+            if f.unverified[i].seq == self.ctx.seq and f.unverified[i].code == "score-mismatch":
+                del f.unverified[i]
+                break
+        given = "; ".join(fmt_points(r.points) for r in outcomes[:4]) + ("; ..." if len(outcomes) > 4 else "")
+        self.ctx.violation(
+            "score-mismatch",
+            f"hand {hand.number}: claimed {fmt_points(claimed)}; no way to fill the hidden hands gives that "
+            f"(the rules give {given})",
+        )
 
     def _finish_hand(self, result: HandResult) -> None:
         state, variant = self.state, self.variant
@@ -370,6 +424,9 @@ def fill_hands(model: HandModel, hand: HandState) -> None:
 def shown_by(check: PendingCheck, tiles: frozenset[Tile], model: HandModel) -> str:
     """In a few words, what shows a rule broken: the tiles surely held, as the rule's own judge says
     it, or the tiles one of which the hand must have held."""
+    if not tiles:  # broken for holding nothing that fits: the rule's own words for an empty hand
+        verdict, detail = check.judge(frozenset(), frozenset(), 0)
+        return detail if verdict else f"{check.player} held no tile that could be played"
     sure = Before(model, check.player, check.seq).certain(tiles)
     verdict, detail = check.judge(sure, sure, len(sure)) if sure else (None, "")
     if verdict:
