@@ -109,3 +109,47 @@ def test_a_hidden_ghost13_log_with_its_reveals_determines_every_hand(seed: int) 
             for p, tiles in real.items():
                 holds, may, _ = ha.knowledge(p, view.record.seq)
                 assert (holds, may) == (tiles, frozenset()), (ha.number, view.record.seq, p)
+
+
+def without_reveals(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = [{k: v for k, v in e.items() if k not in ("seq", "hash")} for e in events if e["type"] != "reveal"]
+    return out
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6))
+def test_a_true_claim_on_never_revealed_tiles_is_never_a_violation(config: Any, seed: int) -> None:
+    variant, players, options = config
+    events = without_reveals(hide_match(simulate_match(variant, seed, 0, list(players), options)))
+    report = verify_match(log_of(events))
+    assert report.violations == [], [v.message for v in report.violations]
+
+
+def test_a_claim_no_filling_of_the_hidden_hands_gives_is_a_violation() -> None:
+    """Brettspielnetz hands recorded hidden and never revealed: where few ways remain to fill the
+    hidden hands, a claimed score none of them gives is a score-mismatch; the true one stays open."""
+    found = 0
+    for seed in range(60):
+        events = without_reveals(hide_match(simulate_match("brettspielnetz", seed, 0, ["Ana", "Ben"])))
+        report = verify_match(log_of(events))
+        open_scores = [
+            u for u in report.unverified if u.code == "score-mismatch" and "the rules give one of" in u.message
+        ]
+        if not open_scores:
+            continue
+        seq = open_scores[0].seq
+        k = seq - 1  # hand_end's index in events
+        assert events[k]["type"] == "hand_end"
+        forged = [dict(e) for e in events]
+        forged[k]["points"] = {"Ana": 999, "Ben": 999}
+        bad = verify_match(log_of(forged))
+        (v,) = [v for v in bad.violations if v.seq == seq]
+        assert v.code == "score-mismatch"
+        assert (
+            v.message.startswith("hand ") and "claimed Ana 999, Ben 999; no way to fill the hidden hands" in v.message
+        )
+        assert not [u for u in bad.unverified if u.seq == seq and u.code == "score-mismatch"]
+        found += 1
+        if found == 3:
+            break
+    assert found, "no simulated hand left its score open among a few fillings"
