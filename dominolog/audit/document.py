@@ -11,17 +11,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dominolog.audit.engine import HandAudit, Judged, MatchAudit, audit_match
+from dominolog.audit.engine import HandAudit, Judged, MatchAudit, audit_match, others_honest
 from dominolog.audit.proof import possible_proof, renege_proof
 from dominolog.audit.rules import rules_with_text
 from dominolog.audit.scoring import scoring_steps
-from dominolog.knowledge import count_after
+from dominolog.knowledge import Before, count_after
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture
 from dominolog.log.reader import MatchLog
 from dominolog.render import describe_record
 from dominolog.state import Issue
 from dominolog.variants import find_variant
+from dominolog.variants.judges import HoldsOne, decide
 
 SCHEMA = "dominolog-audit/1"
 FINGERPRINT = 10
@@ -97,6 +98,15 @@ def _finding(
             proof = renege_proof(ha, audit, judged.check.player, issue.seq, judged.decision[1], judged.check.action)
         else:
             proof = possible_proof(ha, audit, judged.check.player, issue.seq, judged.decision[1], judged.check.action)
+            if isinstance(judged.check.judge, HoldsOne):
+                honest = others_honest(ha, judged)
+                verdict = decide(judged.check.judge, Before(honest, judged.check.player, issue.seq)) if honest else None
+                if verdict is not None and verdict[0] is False:
+                    proof.insert(
+                        -1,
+                        f"Had every other pass and draw of the hand been honest, {judged.check.player} held none of "
+                        "them: this was a renege only if another one was too.",
+                    )
     elif ha is not None and issue.code == "renege":
         tiles = _tiles_in(issue.message)
         player = _player_at(audit, issue.seq)

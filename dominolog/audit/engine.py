@@ -97,6 +97,28 @@ class MatchAudit:
     heads: dict[int, str]
 
 
+def _honest_forbid(judged: list[Judged], facts: HandModel) -> list[tuple[str, int, frozenset[Tile]]]:
+    """(player, seq, tiles held none of just before) for each pass or draw that may have been honest."""
+    out = []
+    for j in judged:
+        judge = j.check.judge
+        if isinstance(judge, HoldsOne) and not (j.decision is not None and j.decision[0] is True):
+            out.append((j.check.player, j.check.seq, judge.tiles))
+    return out
+
+
+def others_honest(ha: HandAudit, judged: Judged) -> HandModel | None:
+    """The facts with every other pass or draw of the hand taken as honest (None: no such world)."""
+    rules = [r for r in _honest_forbid(ha.judged, ha.facts) if (r[0], r[1]) != (judged.check.player, judged.check.seq)]
+    exit = ha.facts.exit
+
+    def forbid(t: Tile, s: Slot) -> bool:
+        return any(t in tiles and s.owner == p and s.entry < seq < exit[t] for p, seq, tiles in rules)
+
+    model = ha.facts.without(forbid)
+    return model if model.feasible else None
+
+
 def honest_model(facts: HandModel, judged: list[Judged]) -> HandModel:
     """The facts, plus each pass or draw that may have been honest taken as honest (no playable tile
     in hand just then). A pass the facts prove a renege is left out; so is one that, with those taken
