@@ -214,8 +214,7 @@ def test_reveals_skipped_and_points_the_rules_cannot_tell(tmp_path: Path) -> Non
         t = Table(pilot, app)
         for e in rest[:4]:
             assert f"{e['player']}'s tiles? (type them: 21 10; Enter: not shown)" in t.prompt
-            shown_tiles = e["player"] in ("Ben", "Dev")
-            await t.enter(" ".join(x.replace("-", "") for x in e["tiles"]) if shown_tiles else "")
+            await t.enter("")  # nobody shows: more than one way to fill the hands, scores apart
         assert t.screen.prompt.kind == "points" and "type the agreed ones: * Ana 0 Ben 0 Cleo 0 Dev 0" in t.prompt
         await t.enter("")  # nothing to write: the rules cannot tell
         assert "type the points the table agreed" in t.message and session.reducer.hand is not None
@@ -224,8 +223,26 @@ def test_reveals_skipped_and_points_the_rules_cannot_tell(tmp_path: Path) -> Non
 
     app = RecorderApp(session, "b", poll=None)
     drive(app, body)
-    tail = [bare(rec.obj or {}) for rec, _ in store.records("b")][-3:]
-    assert tail == [rest[1], rest[3], {**rest[4], "winner": ["Ana", "Cleo"]}]
+    tail = [bare(rec.obj or {}) for rec, _ in store.records("b")][-1:]
+    assert tail == [{**rest[4], "winner": ["Ana", "Cleo"]}]
+
+
+def test_reveals_skipped_but_the_facts_leave_one_score_offer_the_rules_outcome(tmp_path: Path) -> None:
+    # Ben and Dev show their tiles, Ana went out, Cleo does not show hers: every way to fill
+    # Cleo's hand the log allows scores the same, so the rules' outcome is offered
+    players = ["Ana", "Ben", "Cleo", "Dev"]
+    _store, session = new_match(tmp_path / "b.db", "b", "double-draw", players, {"partners": True})
+    rest = typed_hand(session, "double-draw", players, {"partners": True}, 1)
+
+    async def body(pilot: Any) -> None:
+        t = Table(pilot, app)
+        for e in rest[:4]:
+            shown_tiles = e["player"] in ("Ben", "Dev")
+            await t.enter(" ".join(x.replace("-", "") for x in e["tiles"]) if shown_tiles else "")
+        assert t.screen.prompt.kind == "outcome"
+
+    app = RecorderApp(session, "b", poll=None)
+    drive(app, body)
 
 
 def test_a_correction_that_no_longer_fits_stops_and_leaves_the_rest_to_enter(tmp_path: Path) -> None:
