@@ -93,10 +93,52 @@ def save_recorder(folder: Path = DOCS, name: str = RECORDER) -> None:
         asyncio.run(shoot())
 
 
+AUDIT = "audit-report.png"
+DISPUTE = ROOT / "replays" / "disputes" / "brettspielnetz-renege-proven-by-order.jsonl"
+
+
+def save_audit_report(folder: Path = DOCS, name: str = AUDIT) -> None:
+    """The HTML audit report of a dispute, in Debian's headless Chromium, at its first certain
+    renege (needs selenium, chromium and chromium-driver, as the browser test does)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    from dominolog.audit.document import build_audit
+    from dominolog.audit.html import render_html
+
+    (log,) = list(iter_matches(DISPUTE))
+    doc = build_audit(log, pictures=True)
+    hand, finding = next((h, f) for h in doc["hands"] for f in h["findings"] if f["certainty"] == "certain")
+    with tempfile.TemporaryDirectory() as tmp:
+        page = Path(tmp) / "audit.html"
+        page.write_text(render_html(doc), encoding="utf-8")
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
+                    "--disable-background-networking", "--disable-component-update", "--window-size=1280,900",
+                    f"--user-data-dir={tmp}/profile"):  # fmt: skip
+            options.add_argument(arg)
+        driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
+        try:
+            driver.get(page.as_uri())
+            link = driver.find_element(
+                By.CSS_SELECTOR, f'#hand-{hand["number"]} .findings a.jump[href="#h{hand["number"]}-e{finding["seq"]}"]'
+            )
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+            link.click()
+            replay = driver.find_element(By.CSS_SELECTOR, f'.replay[data-hand="{hand["number"]}"]')
+            driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", replay)
+            driver.save_screenshot(str(folder / name))
+        finally:
+            driver.quit()
+
+
 def main() -> None:
     for name, text in pictures().items():
         (DOCS / name).write_text(text, encoding="utf-8")
     save_recorder()
+    save_audit_report()
 
 
 if __name__ == "__main__":

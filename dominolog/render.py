@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import text_picture
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer import MatchReducer
 from dominolog.state import HandState, MatchState
+from dominolog.tiles import Tile
+
+if TYPE_CHECKING:
+    from dominolog.audit.engine import MatchAudit
 
 
 def describe_record(rec: Record) -> str:
@@ -112,7 +120,49 @@ def _hand_lines(state: MatchState, hand: HandState, width: int) -> list[str]:
     return lines
 
 
-def render_state(reducer: MatchReducer, log: MatchLog, at: int, index: int, count: int, width: int = 78) -> str:
+def knowledge_words(holds: Iterable[Tile], may: Iterable[Tile], count: int, listed: bool = False) -> str:
+    """A hidden hand as the whole log shows it: ``0-0 3-6 + 3 of 7 possible`` (the tiles held for
+    sure, then how many more, among how many it may be; ``listed``: those too, after a colon)."""
+    held = sorted(holds)
+    could = sorted(may)
+    text = " ".join(map(str, held))
+    rest = count - len(held)
+    if rest <= 0:
+        return text or "(no tiles)"
+    words = f"{rest} of {len(could)} possible"
+    text = f"{text} + {words}" if text else words
+    if listed and could:
+        text += ": " + " ".join(map(str, could))
+    return text
+
+
+def knowledge_lines(audit: MatchAudit, hand: HandState, seq: int, width: int = 78) -> list[str]:
+    """What the whole log (plays, passes, draws, reveals, counts) shows of each hand of a hand
+    recorded with hidden tiles, after the event ``seq``: ``Ben (6): 0-0 3-6 + 3 of 7 possible: ...``."""
+    ha = next((h for h in audit.hands if any(v.record.seq == seq for v in h.events)), None)
+    if ha is None:
+        ha = next((h for h in reversed(audit.hands) if h.number == hand.number), None)
+    if ha is None or not ha.start.hidden:
+        return []
+    lines = [f"  what the whole log shows of the hands after seq {seq}:"]
+    for p in ha.players:
+        holds, may, count = ha.knowledge(p, seq)
+        text = f"    {p} ({count}): {knowledge_words(holds, may, count, listed=True)}"
+        lines.extend(textwrap.wrap(text, max(width, 40), subsequent_indent=" " * 8, break_on_hyphens=False))
+    return lines
+
+
+def render_state(
+    reducer: MatchReducer,
+    log: MatchLog,
+    at: int,
+    index: int,
+    count: int,
+    width: int = 78,
+    audit: MatchAudit | None = None,
+) -> str:
+    """The state after the event ``at``; a hand recorded with hidden tiles also as the whole log
+    shows it (``audit``: the match's :func:`~dominolog.audit.engine.audit_match`, made here if not given)."""
     state = reducer.state
     rec = next((r for r in log.records if r.seq == at), log.records[-1] if log.records else None)
     out = [f"{log.source}: match {index} of {count}, line {log.line}"]
@@ -126,6 +176,12 @@ def render_state(reducer: MatchReducer, log: MatchLog, at: int, index: int, coun
         out.append("")
         if state.hand is not None:
             out.extend(_hand_lines(state, state.hand, width))
+            if state.hand.hidden and rec is not None:
+                if audit is None:
+                    from dominolog.audit.engine import audit_match
+
+                    audit = audit_match(log)
+                out.extend(knowledge_lines(audit, state.hand, rec.seq, width))
         elif state.ended:
             out.append("the match is over")
         else:

@@ -52,7 +52,7 @@ def test_the_json_of_every_replay_fits_the_schema_and_agrees_with_verify(path: P
                     assert len(k["holds"]) <= k["count"] <= len(k["holds"]) + len(k["may_hold"])
 
 
-def test_a_renege_proved_by_counting_names_the_tiles_and_the_count() -> None:
+def test_a_renege_proved_by_counting_draws_names_the_tiles_and_the_draws() -> None:
     doc = doc_of(BSN_DISPUTED)
     assert doc["verdict"] == {
         "valid": False,
@@ -70,9 +70,9 @@ def test_a_renege_proved_by_counting_names_the_tiles_and_the_count() -> None:
     assert [r["id"] for r in renege["rules"]] == ["C3", "B3"]
     assert renege["proof"] == [
         "Ben drew at seq 120 with the ends 4 and 5.",
-        "By the log, Ben held 3 tiles then: 3 more among 1-2, 1-5, 4-5, 5-5.",
-        "Only 1 of those are not 1-5, 4-5, 5-5, fewer than 3: every hand the log allows Ben holds one of "
-        "1-5, 4-5, 5-5, and Ben could play it.",
+        "Ben played or showed 4-5 at seq 121, 5-5 at seq 124, and drew only 1 unseen (seq 120) from seq 120 to "
+        "seq 124: a draw brings one tile, so at least 1 of 4-5, 5-5 was in the hand at seq 120.",
+        "Ben could play it: the rules required a play.",
     ]
     assert renege["before"]["Ben"] == {"holds": [], "may_hold": ["1-2", "1-5", "4-5", "5-5"], "count": 3}
     event = next(e for e in hand["events"] if e["seq"] == 120)

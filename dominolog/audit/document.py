@@ -199,7 +199,8 @@ def build_audit(
         j = judged_of.get((issue.seq, issue.code))
         certainty = "possible" if j is not None and j.decision is not None and j.decision[0] is None else "unverifiable"
         findings.append((ha, _finding(issue, certainty, variant, ha, audit, j)))
-    findings.sort(key=lambda x: (x[1]["seq"], x[1]["certainty"] != "certain"))
+    rank = {"certain": 0, "possible": 1, "unverifiable": 2}
+    findings.sort(key=lambda x: (rank[x[1]["certainty"]], x[1]["seq"]))  # violations first
 
     def count(fs: list[dict[str, Any]]) -> dict[str, Any]:
         return _verdict(*(sum(1 for f in fs if f["certainty"] == c) for c in ("certain", "possible", "unverifiable")))

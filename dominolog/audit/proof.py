@@ -67,7 +67,7 @@ def tile_story(ha: HandAudit, player: str, seq: int, tile: Tile) -> str:
             parts.append(f"{tile} is still in {player}'s hand at the end")
         later = NEVER
     places = ha.facts.places(tile)
-    draws_between = [s for s, p, t in end.draws if p == player and seq < s < later and t is None]
+    draws_between = [s for s, p, t in end.draws if p == player and seq <= s < later and t is None]
     if all(s.owner == player and s.entry < seq for s in places):
         if not draws_between:
             parts.append(
@@ -97,6 +97,11 @@ def renege_proof(
     if held:
         out.append(f"{player} could play {names(held)}: the rules required a play.")
         return out
+    counted = _pigeonhole(ha, audit, player, seq, tiles)
+    if counted is not None:
+        out.append(counted)
+        out.append(f"{player} could play it: the rules required a play.")
+        return out
     sure, may = ha.facts.knowledge(player, seq - 1)
     count = count_after(ha.start, ha.end, player, seq - 1)
     rest = count - len(sure)
@@ -114,6 +119,53 @@ def renege_proof(
         f"there, and {player} could play it."
     )
     return out
+
+
+def _pigeonhole(ha: HandAudit, audit: Any, player: str, seq: int, tiles: frozenset[Tile]) -> str | None:
+    """ "Ben played 3-6 and 1-6 after seq 12 but drew once between: one of them was in his hand then."
+
+    The tiles of ``tiles`` the player played or showed after ``seq``, in the order they left the
+    hand: when more of them left by some moment than the player drew tiles unseen between ``seq``
+    and that moment, some of them were in the hand at ``seq`` (a draw brings one tile)."""
+    reveal_seq = {
+        v.record.seq
+        for v in ha.events
+        if v.record.event is not None
+        and v.record.event.type == "reveal"
+        and getattr(v.record.event, "player", None) == player
+    }
+    end_seq = max(reveal_seq, default=NEVER)
+    gone: list[tuple[int, Tile]] = []
+    drawn_in_view = {t for _, _, t in ha.end.draws if t is not None}
+    for t in tiles:
+        places = ha.facts.places(t)
+        if not places or any(s.owner != player for s in places) or t in drawn_in_view:
+            continue
+        exit_seq = ha.facts.exit.get(t, NEVER)
+        if exit_seq == NEVER and t in ha.end.holdings[player].known and reveal_seq:
+            exit_seq = end_seq
+        if seq < exit_seq < NEVER:
+            gone.append((exit_seq, t))
+    gone.sort()
+    unseen = sorted(s for s, p, t in ha.end.draws if p == player and t is None and s >= seq)
+    for k in range(len(gone)):
+        upto = gone[k][0]
+        drew = [s for s in unseen if s < upto]
+        if k + 1 > len(drew):
+            left = [t for _, t in gone[: k + 1]]
+            how = ", ".join(
+                f"{t} at seq {e}" + (" (shown at the end)" if e in reveal_seq else "") for e, t in gone[: k + 1]
+            )
+            draws = (
+                "drew no tile unseen" if not drew else f"drew only {len(drew)} unseen (seq {', '.join(map(str, drew))})"
+            )
+            need = k + 1 - len(drew)
+            verb = "was" if need == 1 else "were"
+            return (
+                f"{player} played or showed {how}, and {draws} from seq {seq} to seq {upto}: a draw brings one "
+                f"tile, so at least {need} of {names(left, 8)} {verb} in the hand at seq {seq}."
+            )
+    return None
 
 
 def possible_proof(

@@ -23,6 +23,7 @@ from dominolog.textsafe import shown
 
 if TYPE_CHECKING:
     from dominolog.tui.follow import Follower
+    from dominolog.tui.matches import MatchSource
 
 
 def _followed(target: str, db: Path | None) -> tuple[MatchLog, Follower, str]:
@@ -59,11 +60,25 @@ def replay(
     """Step through a match in the terminal: the table, the hands, the scores and every event,
     violations marked. Keys are shown at the bottom (? lists them all)."""
     follower: Follower | None = None
+    matches: MatchSource | None = None
     if follow:
         log, follower, where = _followed(target, db)
         count = 1
-    else:
+    elif db is not None:
+        from dominolog.tui.matches import StoreMatches  # no Textual: only the match list's sources
+
         log, count, where = match_of(target, match, db)
+        matches = StoreMatches(db)
+    else:
+        from dominolog.tui.matches import FileMatches
+
+        logs = read_matches(Path(target))
+        if not logs:
+            fail(f"{shown(target)}: no events in the file")
+        if match > len(logs):
+            fail(f"{shown(target)}: there is no match {match} (the file holds {len(logs)})")
+        log, count, where = logs[match - 1], len(logs), f"{shown(target)}: match {match}"
+        matches = FileMatches(Path(target), logs)
     name = Path(target).name
     title = target if db is not None else name if count == 1 else f"{name} #{match}/{count}"
     if not log.records:
@@ -75,7 +90,8 @@ def replay(
         at = last
     from dominolog.tui.app import ReplayApp  # Textual is imported only when a replay is opened
 
-    app = ReplayApp(log, title, at, follow=follower)
+    current = target if db is not None else str(match)
+    app = ReplayApp(log, title, at, follow=follower, matches=matches, current=current)
     # the match's states are built and never freed while the app runs: keep the collector from
     # scanning them again and again (a full collection of 2,000 states is a visible pause)
     gc.collect()

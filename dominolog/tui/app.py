@@ -1,4 +1,6 @@
-"""The replay viewer's app: one match, shown by :class:`~dominolog.tui.screens.replay.ReplayScreen`."""
+"""The replay viewer's app: one match, shown by :class:`~dominolog.tui.screens.replay.ReplayScreen`;
+with a :class:`~dominolog.tui.matches.MatchSource`, the other matches of its file or store too
+(``ctrl+o``)."""
 
 from __future__ import annotations
 
@@ -10,13 +12,15 @@ from textual.screen import Screen
 from dominolog.log.reader import MatchLog
 from dominolog.textsafe import shown
 from dominolog.tui.follow import Follower
+from dominolog.tui.matches import MatchSource
 from dominolog.tui.screens.replay import ReplayScreen
 from dominolog.tui.timeline import Timeline
 
 
 class ReplayApp(App[None]):
     """Step through one match: ``ReplayApp(log)`` or ``ReplayApp(Timeline(log))``; with ``follow``, the
-    match grows as another program records it (``replay --follow``)."""
+    match grows as another program records it (``replay --follow``); with ``matches``, the list of
+    ``ctrl+o`` switches to another match of the file or the store (``current``: the key of this one)."""
 
     CSS_PATH = "replay.tcss"
     TITLE = "dominolog replay"
@@ -28,9 +32,13 @@ class ReplayApp(App[None]):
         title: str = "",
         start_seq: int | None = None,
         follow: Follower | None = None,
+        matches: MatchSource | None = None,
+        current: str | None = None,
     ) -> None:
         super().__init__()
         self.follow = follow
+        self.matches = matches
+        self.current_key = current
         self.timeline = match if isinstance(match, Timeline) else Timeline(match)
         self.match_title = title or Path(self.timeline.log.source).name
         self.sub_title = shown(self.match_title)
@@ -46,3 +54,24 @@ class ReplayApp(App[None]):
         screen = self.screen_stack[0]
         assert isinstance(screen, ReplayScreen)
         return screen
+
+    def open_match(self, key: str) -> bool:
+        """Show the match ``key`` of :attr:`matches` from its first event (False: it cannot be opened)."""
+        if self.matches is None:
+            return False
+        try:
+            log, title = self.matches.open(key)
+        except Exception as exc:  # gone from the store, or the store cannot be read now
+            self.notify(
+                f"match {shown(key, 100)} cannot be opened: {type(exc).__name__}", severity="error", markup=False
+            )
+            return False
+        if not log.records:
+            self.notify(f"match {shown(key, 100)} has no events", severity="error", markup=False)
+            return False
+        self.timeline = Timeline(log)
+        self.match_title = title
+        self.sub_title = shown(title)
+        self.current_key = key
+        self.replay.load(self.timeline, title)
+        return True

@@ -21,6 +21,8 @@ from dominolog.tiles import Tile
 #: styles (Rich), in one place
 LAST = "bold yellow"
 LEGAL = "bold black on green"
+#: a play the player only may have had (a hidden hand)
+MAYBE = "bold black on yellow"
 LATER = "italic magenta"
 BACK = "grey50"
 ON_MOVE = "bold cyan"
@@ -210,10 +212,13 @@ def hand_line(
     legal: Iterable[Tile] = (),
     later: Iterable[Tile] = (),
     width: int = 0,
+    open_of: tuple[int, int] | None = None,
 ) -> Text:
     """One player's hand: ``▶ Ana  5 [1|2][3|4][▒|▒][▒|▒]``; tiles with a legal play in :data:`LEGAL`,
     tiles the log knows only later in :data:`LATER`, hidden ones as backs (past :data:`MAX_BACKS`,
-    one back and a count). With ``width``, the tiles wrap under the first one."""
+    one back and a count). ``open_of`` (n, m): the log leaves n of the tiles open, each one of m
+    it may be: said in words instead of backs (``[5|5] + 4 of 5 possible``). With ``width``, the
+    tiles wrap under the first one."""
     good = set(legal)
     shown_later = sorted(set(later))
     tiles = sorted(known)
@@ -228,7 +233,10 @@ def hand_line(
     for t in shown_later:
         pieces.append(Text(tile_text(t.lo, t.hi), style=f"{LATER} on green" if t in good else LATER))
     backs = unknown - len(shown_later)
-    if backs > MAX_BACKS:
+    if open_of is not None and open_of[0] > 0:  # the open tiles in words, not as backs
+        words = f"{open_of[0]} of {open_of[1]} possible"
+        pieces.append(Text(f" + {words}" if pieces else words, style="italic"))
+    elif backs > MAX_BACKS:
         pieces.append(Text(f"{BACK_TILE}×{backs}", style=BACK))
     else:
         pieces.extend(Text(BACK_TILE, style=BACK) for _ in range(max(0, backs)))
@@ -244,6 +252,34 @@ def hand_line(
             used = 0
         line.append_text(piece)
         used += len(piece)
+    return line
+
+
+def plays_line(
+    player: str, moves: Iterable[tuple[Tile, str]], maybe: Iterable[Tile], before: bool, surely_one: bool
+) -> Text:
+    """The plays of a hidden hand: ``  Ben had [1|5][4|5], may have had [3|5]`` (in :data:`LEGAL`
+    the tiles held for sure, in :data:`MAYBE` those only possible)."""
+    unsure = set(maybe)
+    tiles = sorted({t for t, _ in moves})
+    sure = [t for t in tiles if t not in unsure]
+    could = [t for t in tiles if t in unsure]
+    line = Text("  ")
+    line.append(player, style="bold")
+    if not tiles:
+        line.append(" had no play" if before else " has no play", style="dim")
+        return line
+    if sure:
+        line.append(" had " if before else " has ", style="dim")
+        for t in sure:
+            line.append(tile_text(t.lo, t.hi), style=LEGAL)
+    if could:
+        line.append(", " if sure else " ", style="dim")
+        line.append("may have had " if before else "may have ", style="dim")
+        for t in could:
+            line.append(tile_text(t.lo, t.hi), style=MAYBE)
+        if surely_one and not sure:
+            line.append(" (one for sure)", style="dim")
     return line
 
 

@@ -44,6 +44,9 @@ KEYS: tuple[Key, ...] = (
     Key("scroll_table('right')", "shift+right", "scroll table", show=False),
     Key("toggle_help", "question_mark,f1", "keys"),
     Key("quit", "q", "quit"),
+    # after quit: in an 80-column footer, the keys before it keep their place
+    Key("audit", "a", "audit"),
+    Key("matches", "ctrl+o", "matches", show=False),
 )
 
 

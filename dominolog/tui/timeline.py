@@ -7,10 +7,11 @@ stand; so moving to any event is a list lookup, whatever the distance. A
 frame between two hands shows the hand just closed, as it was at its end.
 
 The model also keeps what the whole log says and no single event does: the
-final report (violations and unverified rules, each with its seq), and each
-hand's last state, from which "what the log only knows later" follows: the
-tiles a hidden hand held at an event, proved by the plays and the reveals
-(:func:`dominolog.state.bounds_before`).
+final report (violations and unverified rules, each with its seq), and the
+audit of the match (:class:`~dominolog.tui.knowing.Knowing`, made when first
+asked), from which "what the log only knows later" follows: the tiles a
+hidden hand held at an event, and may have held, deduced from the whole log
+(passes, reveals, plays, counts), and the plays a player had or may have had.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer import MatchReducer, MatchReport
 from dominolog.render import describe_record
-from dominolog.state import HandResult, HandState, Issue, WinnerValue, bounds_before
+from dominolog.state import HandResult, HandState, Issue, WinnerValue
 from dominolog.textsafe import cut, visible
 from dominolog.tiles import Tile
+from dominolog.tui.knowing import CERTAIN, Knowing, Known, Plays
 from dominolog.variants import Variant
 
 
@@ -64,9 +67,11 @@ class Row:
 
 @dataclass(slots=True)
 class Later:
-    """What the log knows only later of a hidden hand at one event: tiles it surely held then."""
+    """What the log knows only later of a hidden hand at one event: tiles it surely held then
+    (``tiles``: beyond those known then), and each player's whole :class:`Known` (``known``)."""
 
     tiles: dict[str, frozenset[Tile]] = field(default_factory=dict)
+    known: dict[str, Known] = field(default_factory=dict)
 
 
 class Timeline:
@@ -88,6 +93,8 @@ class Timeline:
         self.rows: list[Row] = []
         self.marks: dict[int, list[Mark]] = {}
         self._later: dict[int, Later] = {}
+        self._knowing: Knowing | None = None
+        self._certainty: dict[tuple[str, Issue], str] = {}
         self.extend(log.records)
 
     def extend(self, records: list[Record]) -> list[int]:
@@ -142,7 +149,11 @@ class Timeline:
         self.violation_indexes = sorted(
             {self._index_of[v.seq] for v in self.report.violations if v.seq in self._index_of}
         )
+        #: indexes of the events with a violation or an unverified rule (a possible one), in order
+        self.issue_indexes = sorted({self._index_of[q] for q in self.marks if q in self._index_of})
         self._later = {}
+        self._knowing = None  # the audit is made again, of the whole match, when next asked
+        self._certainty = {}
         self.rows.extend(self._row(i) for i in range(first, len(self.records)))
         changed = {self._index_of.get(q) for q in old.keys() | self.marks.keys() if old.get(q) != self.marks.get(q)}
         return sorted({i for i in changed if i is not None} | set(range(first, len(self.records))))
@@ -175,15 +186,40 @@ class Timeline:
         return self.deal_indexes[k] if k >= 0 else 0
 
     def next_violation(self, index: int) -> int | None:
-        k = bisect_right(self.violation_indexes, index)
-        return self.violation_indexes[k] if k < len(self.violation_indexes) else None
+        """The next event with a violation or an unverified rule (a possible violation)."""
+        k = bisect_right(self.issue_indexes, index)
+        return self.issue_indexes[k] if k < len(self.issue_indexes) else None
 
     def previous_violation(self, index: int) -> int | None:
-        k = bisect_right(self.violation_indexes, index - 1) - 1
-        return self.violation_indexes[k] if k >= 0 else None
+        k = bisect_right(self.issue_indexes, index - 1) - 1
+        return self.issue_indexes[k] if k >= 0 else None
 
     def marks_at(self, index: int) -> list[Mark]:
         return self.marks.get(self.seqs[index], [])
+
+    # -- the audit ------------------------------------------------------------------------
+    @property
+    def knowing(self) -> Knowing:
+        """The audit of the match as it stands (made once, when first asked)."""
+        if self._knowing is None:
+            log = MatchLog(self.log.source, self.log.line, list(self.records), self.log.orphan)
+            self._knowing = Knowing(log)
+        return self._knowing
+
+    def certainty(self, mark: Mark) -> str:
+        """How sure the finding is: ``certain`` (a violation), ``possible`` or ``unverifiable``."""
+        if mark.kind == "violation":
+            return CERTAIN
+        key = (mark.kind, mark.issue)
+        found = self._certainty.get(key)
+        if found is None:
+            found = self._certainty[key] = self.knowing.certainty(mark.issue, False)
+        return found
+
+    def findings_at(self, index: int) -> list[dict[str, Any]]:
+        """The audit's findings at the event ``index`` (certainty, code, message, rules, proof)."""
+        issues = [(m.issue, m.kind == "violation") for m in self.marks_at(index)]
+        return self.knowing.findings_at(self.seqs[index], issues)
 
     # -- what the log knows later ------------------------------------------------
     def later(self, index: int) -> Later:
@@ -194,16 +230,14 @@ class Timeline:
         out = Later()
         frame = self.frames[index]
         hand = frame.hand
-        if hand is not None and not frame.closed:
-            final = self.final_hands.get(hand.number)
-            if final is not None and final is not hand:
-                for p, h in hand.holdings.items():
-                    if not h.unknown or p not in final.holdings:
-                        continue
-                    sure, _ = bounds_before(final, p, frame.seq + 1)
-                    extra = frozenset(sure - h.known - hand.layout.on_board)
-                    if extra:
-                        out.tiles[p] = frozenset(sorted(extra)[: h.unknown])
+        if hand is not None and not frame.closed and hand.hidden:
+            out.known = self.knowing.hands_at(frame.seq, hand.number) or {}
+            for p, h in hand.holdings.items():
+                if not h.unknown or p not in out.known:
+                    continue
+                extra = frozenset(out.known[p].holds - h.known - hand.layout.on_board)
+                if extra:
+                    out.tiles[p] = frozenset(sorted(extra)[: h.unknown])
         self._later[index] = out
         return out
 
@@ -242,22 +276,49 @@ class Timeline:
         ev = self.records[j].event if j >= 0 else None
         return ev is not None and ev.type in ("play", "declare") and getattr(ev, "player", None) == player
 
-    def legal_here(self, index: int, reveal: bool = False) -> tuple[str | None, list[tuple[Tile, str]], bool]:
-        """The legal plays to show at the event ``index``: (player, plays, before).
-
-        At a pass, a block call or a draw made instead of a play (not 39's refill after a play),
-        the plays the acting player had just before it (``before`` is True): what an arbiter asks
-        about a renege. Elsewhere, the plays of the player on move after the event.
-        """
+    def _asked(self, index: int) -> tuple[str | None, int, bool]:
+        """Whose plays to show at the event ``index``: (player, index of the state they are taken
+        from, before). At a pass, a block call or a draw made instead of a play (not 39's refill
+        after a play), the acting player's just before it; elsewhere, the player on move after it."""
         ev = self.records[index].event
-        hand = self.frames[index].hand
         if index > 0 and ev is not None and ev.type in ("pass", "draw", "block_call"):
             previous = self.frames[index - 1].hand
             player = getattr(ev, "player", None)
             refill = ev.type == "draw" and self._refill(index, player)
             if previous is not None and previous.turn == player and previous.over is None and not refill:
-                return player, self.legal(index - 1, reveal), True
-        return (hand.turn if hand is not None else None), self.legal(index, reveal), False
+                return player, index - 1, True
+        hand = self.frames[index].hand
+        return (hand.turn if hand is not None else None), index, False
+
+    def legal_here(self, index: int, reveal: bool = False) -> tuple[str | None, list[tuple[Tile, str]], bool]:
+        """The legal plays to show at the event ``index``, from the tiles known then (with ``reveal``,
+        also those the log knows only later): (player, plays, before). At a pass, a block call or a
+        draw made instead of a play, the plays the acting player had just before it (``before`` is
+        True): what an arbiter asks about a renege. Elsewhere, the plays of the player on move."""
+        player, at, before = self._asked(index)
+        return player, self.legal(at, reveal), before
+
+    def plays_here(self, index: int) -> Plays:
+        """The plays to show at the event ``index`` (whose: as :meth:`legal_here`). A hand recorded
+        with hidden tiles: every play the player had or may have had, by the whole log (just before
+        a pass or a draw, by the hand's facts alone), the ones only possible marked; a hand whose
+        tiles were known: the legal plays from the hand as it was."""
+        player, at, before = self._asked(index)
+        frame = self.frames[at]
+        hand, variant = frame.hand, self.variant
+        if (
+            player is not None
+            and hand is not None
+            and hand.hidden
+            and not frame.closed
+            and hand.over is None
+            and hand.turn == player
+            and variant is not None
+        ):
+            plays = self.knowing.plays(variant, hand, player, self.seqs[index], before, hand.number)
+            if plays is not None:
+                return plays
+        return Plays(player, self.legal(at), before)
 
     # -- the event list ------------------------------------------------------------
     def _row(self, index: int) -> Row:

@@ -18,8 +18,11 @@ from dominolog.textsafe import shown_markup
 from dominolog.tiles import Tile
 from dominolog.tui.follow import Follower, grown
 from dominolog.tui.keys import bindings
+from dominolog.tui.knowing import Plays
+from dominolog.tui.screens.audit import AuditScreen
 from dominolog.tui.screens.jump import JumpScreen
-from dominolog.tui.timeline import Frame, Timeline
+from dominolog.tui.screens.matches import MatchesScreen
+from dominolog.tui.timeline import Frame, Later, Timeline
 from dominolog.tui.widgets import EventDetail, EventList, HandsPanel, IssueBar, ScoresPanel, StatusBar, TableView
 
 
@@ -167,18 +170,28 @@ class ReplayScreen(Screen[None]):
             return
         frame = tl.frame(i)
         hand = frame.hand
-        mover, legal, before = tl.legal_here(i, self.reveal) if self.show_legal else (None, [], False)
-        later = tl.later(i).tiles if self.reveal else {}
-        self.status.show(self._status(frame, legal, mover if before else None))
+        plays = tl.plays_here(i) if self.show_legal else None
+        legal = plays.moves if plays is not None else []
+        later = tl.later(i) if self.reveal else Later()
+        self.status.show(self._status(frame, plays))
         self.table.show(hand, _played_tile(tl, i, frame), legal, self._hand_note(frame))
         self.hands.show(
-            tl.players, hand, closed=frame.closed, legal=legal, mover=mover, later=later, reveal=self.reveal
+            tl.players,
+            hand,
+            closed=frame.closed,
+            legal=plays.sure if plays is not None else [],
+            mover=plays.player if plays is not None else None,
+            later=later.tiles,
+            reveal=self.reveal,
+            known=later.known,
+            plays=plays,
         )
         results = tl.results[: frame.results]
         running = dict(hand.points) if hand is not None and not frame.closed and any(hand.points.values()) else {}
         self.scores.show(tl.players, results, frame.totals, running)
         self.events.select(i)
-        self.issues.show(tl.marks_at(i))
+        marks = tl.marks_at(i)
+        self.issues.show(marks, [tl.certainty(m) for m in marks])
         self.detail.show(tl.records[i])
 
     def _hand_note(self, frame: Frame) -> str:
@@ -194,7 +207,7 @@ class ReplayScreen(Screen[None]):
             return f"hand {hand.number}: {hand.over}"
         return f"hand {hand.number}"
 
-    def _status(self, frame: Frame, legal: list[tuple[Tile, str]], before: str | None) -> list[Text | str]:
+    def _status(self, frame: Frame, plays: Plays | None) -> list[Text | str]:
         tl = self.timeline
         row = tl.rows[self.index]
         parts: list[Text | str] = [Text(f"seq {frame.seq}/{tl.seqs[-1]}", style="bold")]
@@ -215,9 +228,9 @@ class ReplayScreen(Screen[None]):
                 parts.append(Text(f"preferred {preferred}", style="bold magenta"))
         if frame.ended:
             parts.append(Text(f"winner {_winner(frame.winner)}", style="bold green"))
-        if self.show_legal:
-            whose = f" ({before}, before)" if before else ""
-            parts.append(Text(f"legal {len(legal)}{whose}", style="green"))
+        if plays is not None:
+            whose = f" ({plays.player}, before)" if plays.before and plays.player else ""
+            parts.append(Text(f"{plays.words()}{whose}", style="green"))
         if self.reveal:
             parts.append(Text("revealed", style="magenta"))
         if self.follow is not None:
@@ -244,18 +257,61 @@ class ReplayScreen(Screen[None]):
         self.goto(self.timeline.last)
 
     def action_next_violation(self) -> None:
+        """The next violation, or possible one (an unverified rule)."""
         index = self.timeline.next_violation(self.index)
         if index is None:
-            self.notify("no violation after this event", timeout=2)
+            self.notify("no violation, certain or possible, after this event", timeout=2)
             return
         self.goto(index)
 
     def action_previous_violation(self) -> None:
         index = self.timeline.previous_violation(self.index)
         if index is None:
-            self.notify("no violation before this event", timeout=2)
+            self.notify("no violation, certain or possible, before this event", timeout=2)
             return
         self.goto(index)
+
+    def action_audit(self) -> None:
+        """The audit's explanation of the event shown: its findings, how sure, the rules, the proof."""
+        tl, i = self.timeline, self.index
+        if not len(tl):
+            return
+        frame = tl.frame(i)
+        hand = frame.hand
+        known = None
+        if hand is not None and hand.hidden:
+            known = tl.knowing.hands_at(tl.seqs[i], hand.number)
+        self.app.push_screen(AuditScreen(tl.records[i], tl.findings_at(i), known))
+
+    def action_matches(self) -> None:
+        """The matches of the file or the store: the one picked is shown (:meth:`load`)."""
+        source = getattr(self.app, "matches", None)
+        if source is None or self.follow is not None:
+            self.notify("only this match: opened alone" if source is None else "following this match", timeout=2)
+            return
+        try:
+            entries = source.entries()
+        except Exception as exc:  # the store went away, the file changed: say so, keep the match shown
+            self.notify(f"the matches cannot be listed: {type(exc).__name__}", severity="error", timeout=4)
+            return
+        current = getattr(self.app, "current_key", None)
+
+        def done(key: str | None) -> None:
+            if key is None:
+                return
+            opener = getattr(self.app, "open_match", None)
+            if opener is not None:
+                opener(key)
+
+        self.app.push_screen(MatchesScreen(entries, current), done)
+
+    def load(self, timeline: Timeline, title: str, start: int = 0) -> None:
+        """Show another match (the match list): its first event, the legal plays and hidden hands as set."""
+        self.timeline = timeline
+        self.match_title = title
+        self.index = max(0, min(start, timeline.last))
+        self._dress()
+        self.goto(self.index)
 
     def action_toggle_legal(self) -> None:
         self.show_legal = not self.show_legal

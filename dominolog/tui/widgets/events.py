@@ -1,5 +1,6 @@
 """The event list: seq, player, event, points, and a mark for violations (red ``✗ code``) and
-unverified rules (yellow ``? code``). Clicking a row jumps there.
+unverified rules, possible violations (yellow ``? code``: the issue line under the screen and the
+audit, ``a``, say whether some hand the log allows breaks the rule). Clicking a row jumps there.
 
 A Line API widget (:class:`textual.scroll_view.ScrollView`): each row is drawn once into a
 :class:`~textual.strip.Strip` and kept, so moving the cursor through 2,000 events repaints
@@ -25,6 +26,8 @@ from textual.widgets import Static
 from dominolog.tui.timeline import Timeline
 
 SEQ, WHO, PTS = 4, 5, 4
+#: the mark of an unverified rule (a possible violation)
+UNSURE = "bold yellow"
 #: from this width on, the mark is the sign and the code (``✗ renege``), below it the sign alone
 WIDE_MARK = 42
 
@@ -52,12 +55,12 @@ def row_text(timeline: Timeline, i: int, width: int) -> Text:
     if bad:
         mark.append("✗ " + bad[0].issue.code if mark_w > 2 else "✗", style="bold red")
     elif unsure:
-        mark.append("? " + unsure[0].issue.code if mark_w > 2 else "?", style="bold yellow")
+        mark.append("? " + unsure[0].issue.code if mark_w > 2 else "?", style=UNSURE)
     kind = row.text.split(" ", 1)[0]
     style = "bold" if kind in ("deal", "hand_end", "match_end", "match_start") else ""
     if kind == "reveal":
         style = "magenta"
-    seq_style = "bold red" if bad else "bold yellow" if unsure else "dim"
+    seq_style = "bold red" if bad else UNSURE if unsure else "dim"
     return Text.assemble(
         _fit(Text(str(row.seq), style=seq_style, justify="right"), SEQ),
         " ",

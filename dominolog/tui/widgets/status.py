@@ -21,17 +21,21 @@ class StatusBar(Panel):
 
 
 class IssueBar(Panel):
-    """The violations (red ``✗``) and unverified rules (yellow ``?``) of the event shown."""
+    """The violations (red ``✗``), possible violations (yellow ``?``) and rules nothing settles
+    (dim ``?``) of the event shown; ``certainties`` as :meth:`Timeline.certainty` gives them."""
 
-    def show(self, marks: list[Mark]) -> None:
+    def show(self, marks: list[Mark], certainties: list[str] | None = None) -> None:
         self.set_class(not marks, "-none")
         lines = [Text("no violation at this event", style="dim")] if not marks else []
-        for m in marks:
+        sure = certainties or ["certain" if m.kind == "violation" else "possible" for m in marks]
+        for m, certainty in zip(marks, sure, strict=True):
             line = Text()
             if m.kind == "violation":
                 line.append(f"✗ {m.issue.code}: ", style="bold red")
+            elif certainty == "possible":
+                line.append(f"? possible {m.issue.code}: ", style="bold yellow")
             else:
-                line.append(f"? {m.issue.code}: ", style="bold yellow")
+                line.append(f"? {m.issue.code}, not settled: ", style="dim yellow")
             line.append(m.issue.message)
             lines.append(line)
         # the messages wrap: lay out again whenever there are some (most events have none)
