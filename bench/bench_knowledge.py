@@ -17,6 +17,12 @@ and, after every event and for every player, compares the size of:
 
 It also counts the hidden rules (passes and draws) that the end of each hand leaves open: certain,
 possible, and clean, and the time the audit takes per event.
+
+``--check`` also checks soundness on every match (the simulator knows the true hands): after every
+event, for every player, ``holds`` is inside the true hand, the true hand inside ``holds`` +
+``may_hold``, the count exact; and ``verify`` finds no violation in these honest logs. It prints
+how many matches and player-events were checked and how many failed (the property tests in
+``tests/test_knowledge.py`` check the same on fewer matches).
 """
 
 from __future__ import annotations
@@ -41,13 +47,55 @@ CONFIGS: list[tuple[str, list[str], dict[str, Any] | None]] = [
 ]
 
 
-def measure(variant: str, players: list[str], options: dict[str, Any] | None, matches: int) -> dict[str, Any]:
+TURNS = frozenset({"play", "draw", "pass", "declare", "block_call"})
+
+
+def true_hands(events: list[dict[str, Any]]) -> dict[int, list[dict[str, frozenset]]]:
+    """Per hand, the true hands after the deal and after each turn event (full information)."""
+    from dominolog.reducer import MatchReducer
+
+    data = "".join(dump_line(e) + "\n" for e in events).encode()
+    (log,) = list(iter_matches("<full>.jsonl", data))
+    reducer = MatchReducer("<full>")
+    out: dict[int, list[dict[str, frozenset]]] = {}
+    for rec in log.records:
+        reducer.feed(rec)
+        hand = reducer.state.hand if reducer.state else None
+        if hand is not None and rec.event is not None and (rec.event.type == "deal" or rec.event.type in TURNS):
+            out.setdefault(hand.number, []).append({p: frozenset(h.known) for p, h in hand.holdings.items()})
+    return out
+
+
+def unsound(audit: Any, truth: dict[int, list[dict[str, frozenset]]]) -> tuple[int, int]:
+    """(player-events checked, player-events where the knowledge is not sound)."""
+    checked = bad = 0
+    for ha in audit.hands:
+        k = -1
+        for view in ha.events:
+            ev = view.record.event
+            if ev is not None and (ev.type == "deal" or ev.type in TURNS):
+                k += 1
+            real = truth[ha.number][min(max(k, 0), len(truth[ha.number]) - 1)]
+            for p, tiles in real.items():
+                holds, may, count = ha.knowledge(p, view.record.seq)
+                checked += 1
+                bad += not (holds <= tiles <= holds | may and count == len(tiles) and not holds & may)
+    return checked, bad
+
+
+def measure(
+    variant: str, players: list[str], options: dict[str, Any] | None, matches: int, check: bool = False, first: int = 0
+) -> dict[str, Any]:
+    from dominolog.reducer import verify_match
+
     sums = {"naive": 0, "forward": 0, "facts": 0, "engine": 0}
+    checked = bad = accused = 0
     points = events = 0
     verdicts = {"certain": 0, "possible": 0, "clean": 0}
     seconds = 0.0
-    for k in range(matches):
-        hidden = hide_match(simulate_match(variant, "bench-knowledge", k, players, options))
+    for k in range(first, first + matches):
+        full = simulate_match(variant, "bench-knowledge", k, players, options)
+        hidden = hide_match(full)
         data = "".join(dump_line(e) + "\n" for e in hidden).encode()
         (log,) = list(iter_matches("<bench>.jsonl", data))
         t0 = time.perf_counter()
@@ -58,6 +106,11 @@ def measure(variant: str, players: list[str], options: dict[str, Any] | None, ma
                     ha.knowledge(p, view.record.seq)
         seconds += time.perf_counter() - t0
         events += len(log.records)
+        if check:
+            c, b = unsound(audit, true_hands(full))
+            checked += c
+            bad += b
+            accused += len(verify_match(log).violations)
         for ha in audit.hands:
             for j in ha.judged:
                 if j.decision is not None:
@@ -81,6 +134,9 @@ def measure(variant: str, players: list[str], options: dict[str, Any] | None, ma
         **{k: v / max(points, 1) for k, v in sums.items()},
         **verdicts,
         "ms_per_event": 1000 * seconds / max(events, 1),
+        "checked": checked,
+        "unsound": bad,
+        "accused": accused,
     }
 
 
@@ -103,6 +159,9 @@ def forward_sizes(log: Any) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=20, help="simulated matches per variant")
+    parser.add_argument("--check", action="store_true", help="also check soundness against the true hands")
+    parser.add_argument("--first", type=int, default=0, help="the index of the first simulated match")
+    parser.add_argument("--variant", help="only this variant")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, Python {platform.python_version()}, {platform.platform()}")
     print(f"{args.matches} hidden simulated matches per variant; mean size of 'may hold' per player and event")
@@ -110,13 +169,22 @@ def main() -> None:
         f"{'variant':<15}{'players':>8}{'naive':>8}{'forward':>9}{'facts':>8}{'engine':>8}"
         f"{'certain':>9}{'possible':>9}{'clean':>7}{'ms/event':>10}"
     )
-    rows = [measure(v, p, o, args.matches) for v, p, o in CONFIGS]
+    configs = [c for c in CONFIGS if args.variant in (None, c[0])]
+    rows = [measure(v, p, o, args.matches, args.check, args.first) for v, p, o in configs]
     for r in rows:
         print(
             f"{r['variant']:<15}{r['players']:>8}{r['naive']:>8.2f}{r['forward']:>9.2f}{r['facts']:>8.2f}"
             f"{r['engine']:>8.2f}{r['certain']:>9}{r['possible']:>9}{r['clean']:>7}{r['ms_per_event']:>10.3f}"
         )
     print(f"engine / naive (median over variants): {statistics.median(r['engine'] / r['naive'] for r in rows):.3f}")
+    if args.check:
+        for r in rows:
+            print(
+                f"soundness {r['variant']} ({r['players']} players): {args.matches} matches, {r['checked']} "
+                f"player-events checked, {r['unsound']} unsound; violations in honest hidden logs: {r['accused']}"
+            )
+        if any(r["unsound"] or r["accused"] for r in rows):
+            raise SystemExit(1)
 
 
 if __name__ == "__main__":

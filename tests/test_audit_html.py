@@ -236,7 +236,11 @@ def test_the_report_in_a_real_browser(doc: dict[str, Any], tmp_path: Path) -> No
         assert seq() == str(first[0]["seq"])
 
         # a finding's link moves the viewer of its hand to its event, with that event's knowledge
-        for number, finding in _linked_findings(doc):
+        linked = _linked_findings(doc)
+        chosen = [x for x in linked if x[1]["certainty"] == "certain"] + [
+            x for x in linked if x[1]["certainty"] != "certain"
+        ][:3]
+        for number, finding in chosen:
             click(f'#hand-{number} .findings a.jump[href="#h{number}-e{finding["seq"]}"]')
             assert (hand_no(), seq()) == (str(number), str(finding["seq"]))
             row = driver.find_element(By.ID, f"h{number}-e{finding['seq']}")

@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import ROOT, clean_env
 
 TINY = {
-    "bench_knowledge.py": ["--matches", "1"],
+    "bench_knowledge.py": ["--matches", "1", "--check"],
     "bench_verify.py": ["--matches", "5", "--repeat", "1"],
     "bench_store.py": ["--matches", "5", "--repeat", "1"],
     "bench_replay.py": ["--jumps", "5", "--variant", "double-draw"],
