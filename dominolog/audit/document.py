@@ -19,7 +19,7 @@ from dominolog.knowledge import Before, count_after
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture
 from dominolog.log.reader import MatchLog
-from dominolog.render import describe_record
+from dominolog.log.words import describe_record
 from dominolog.state import Issue
 from dominolog.variants import find_variant
 from dominolog.variants.judges import HoldsOne, decide

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominolog.log.reader import MatchLog, Record
+from dominolog.log.words import describe_record
 from dominolog.reducer import MatchReducer, MatchReport
-from dominolog.render import describe_record
 from dominolog.state import HandResult, HandState, Issue, WinnerValue
 from dominolog.textsafe import cut, visible
 from dominolog.tiles import Tile

@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from dominolog.log.reader import Record
-from dominolog.render import describe_record
+from dominolog.log.words import describe_record
 from dominolog.textsafe import cut, visible
 from dominolog.tui.knowing import CERTAIN, POSSIBLE, Known
 

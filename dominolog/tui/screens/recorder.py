@@ -23,9 +23,9 @@ from dominolog.layouts.grid import GridLayout
 from dominolog.log.notation import parse
 from dominolog.log.notation_write import format_event
 from dominolog.log.reader import MatchLog, decode_line
+from dominolog.log.words import describe_record
 from dominolog.recording.notation import line_bytes
 from dominolog.recording.session import Entered, Session
-from dominolog.render import describe_record
 from dominolog.state import Issue
 from dominolog.store import StoreError
 from dominolog.textsafe import shown, shown_markup
