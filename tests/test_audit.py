@@ -189,3 +189,23 @@ def test_hostile_names_are_shown_escaped(cli: Any, tmp_path: Path) -> None:
     page = html.read_text(encoding="utf-8")
     assert "Evil[bold]<b>" not in page and "Evil[bold]&lt;b&gt;" in page
     assert "\x1b" not in page
+
+
+def test_verify_expect_head_checks_each_match_against_the_score_sheet(cli: Any) -> None:
+    path = REPLAYS / "ghost13-simulated.jsonl"
+    fp = json.loads(cli("audit", path, "--format", "json").out)["chain"]["fingerprint"]
+    good = cli("verify", path, "--expect-head", fp)
+    assert good.code == 0 and f"  fingerprint OK: the head starts {fp}, as the score sheet says" in good.out
+    bad = cli("verify", path, "--expect-head", "abcdef1234", "-q")
+    assert bad.code == 1
+    assert bad.out.splitlines() == [
+        f"  fingerprint MISMATCH: the head starts {fp}, not abcdef1234: the log is not the one the sheet was "
+        "written from"
+    ]
+    doc = json.loads(cli("verify", path, "--expect-head", f"{fp}@9999", "--json").out)
+    last = doc["matches"][0]["events"]
+    assert doc["matches"][0]["expect"] == {
+        "given": f"{fp}@9999",
+        "ok": False,
+        "message": f"the log has no seq 9999 (it ends at seq {last}): truncated, or the wrong log",
+    }
