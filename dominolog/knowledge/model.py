@@ -157,6 +157,18 @@ class Before:
         ts = frozenset(tiles) - {keep}
         return self.model.has_world_without(lambda t, s: t in ts and self._inside(t, s), ts)
 
+    def in_one_world(self) -> frozenset[Tile]:
+        """The tiles the hand holds in one world the log allows (empty when there is none)."""
+        m = self.model
+        if m.match is None:
+            return frozenset()
+        return frozenset(t for t, i in m.match.items() if self._inside(t, m.slots[i]))
+
+    def together(self, *tiles: Tile) -> bool:
+        """Whether some world has all of ``tiles`` in the hand."""
+        ts = frozenset(tiles)
+        return self.model.has_world_without(lambda t, s: t in ts and not self._inside(t, s), ts)
+
     def assuming(self, tile: Tile) -> Before | None:
         """The same question in the worlds where the hand holds ``tile`` (None: there are none)."""
         model = self.model.without(lambda t, s: t is tile and not self._inside(t, s))

@@ -162,26 +162,27 @@ class HandLifecycle:
         decided = self.decide_pending(hand, start, model)
         if self.on_checks is not None:
             self.on_checks(hand, decided)
+        #: the hand's unverified entries by identity: each is replaced, dropped or kept
+        replace: dict[int, Issue | None] = {}
         for issue, check, decision in decided:
             if decision is None:
                 self._rejudge_by_bounds(hand, issue, check)
                 continue
             verdict, tiles = decision
-            i = f.unverified.index(issue)
             if verdict is None:
                 why = (
                     "draws not seen leave open which tiles were held then"
                     if not hand.holdings[check.player].unknown
                     else "tiles never revealed leave open which were held then"
                 )
-                f.unverified[i] = Issue(
+                replace[id(issue)] = Issue(
                     issue.seq,
                     issue.line,
                     issue.code,
                     f"{check.action}; it turns on whether {check.player} held {names(tiles)} then ({why})",
                 )
                 continue
-            del f.unverified[i]
+            replace[id(issue)] = None
             if verdict:
                 f.violations.append(
                     Issue(
@@ -191,6 +192,9 @@ class HandLifecycle:
                         f"{check.message} (shown by the reveals: {shown_by(check, tiles, model)})",
                     )
                 )
+        if replace:
+            kept = (replace.get(id(u), u) for u in f.unverified)
+            f.unverified[:] = [u for u in kept if u is not None]
         f.pending = []
 
     def _rejudge_by_bounds(self, hand: HandState, issue: Issue, check: PendingCheck) -> None:

@@ -107,13 +107,14 @@ class HoldsPair:
 
     def _has_pair(self, hand: HandQuestion) -> frozenset[Tile]:
         """The tiles of some world's pair play (empty: no world holds one)."""
+        held = hand.in_one_world()
+        if _distinct_pair(set(held & self.left), set(held & self.right)):
+            return frozenset(_a_pair(set(held & self.left), set(held & self.right)))
+        rights = sorted(hand.possible(self.right))
         for x in sorted(hand.possible(self.left)):
-            given = hand.assuming(x)
-            if given is None:
-                continue
-            ys = given.possible(self.right - {x})
-            if ys:
-                return frozenset({x, min(ys)})
+            for y in rights:
+                if y is not x and hand.together(x, y):
+                    return frozenset({x, y})
         return frozenset()
 
     def _can_lack_pair(self, hand: HandQuestion) -> bool:
@@ -213,7 +214,9 @@ class HandQuestion(Protocol):
 
     def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool: ...
 
-    def assuming(self, tile: Tile) -> HandQuestion | None: ...
+    def in_one_world(self) -> frozenset[Tile]: ...
+
+    def together(self, *tiles: Tile) -> bool: ...
 
 
 #: a rule's verdict in the worlds of a log (True broken in all, None in some, False in none) and the
