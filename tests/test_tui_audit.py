@@ -284,17 +284,16 @@ def test_pilot_audit_of_a_possible_renege_and_of_a_quiet_event() -> None:
     drive(app, body)
 
 
-def test_audit_findings_without_the_document_come_from_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Should the audit document not be built, the findings are made from the report and the audit."""
+def test_audit_findings_without_the_document_come_from_the_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should the audit document not be built (a bug), the findings are the report's, with their certainty."""
     monkeypatch.setattr(Knowing, "document", lambda self: None)
     tl = Timeline(match(BRETT))
     i = tl.index_of(120)
     assert i is not None
     (f,) = tl.findings_at(i)
     assert f["certainty"] == "certain" and f["code"] == "renege"
-    assert [r["id"] for r in f["rules"]] == ["C3", "B3"]
-    assert f["proof"] == ["Every hand the log allows gives Ben one of 1-5, 4-5, 5-5 then: Ben could play."]
-    assert f["tiles"] == ["1-5", "4-5", "5-5"]
+    assert f["message"].startswith("Ben draws while holding a legal play")
+    assert f["proof"] == ["(the audit of this match could not be worked out: dominolog audit says why)"]
 
 
 def test_pilot_audit_shows_markup_in_the_log_as_written() -> None:

@@ -167,11 +167,17 @@ def _event(view: Any, ha: HandAudit, pictures: bool, title: str) -> dict[str, An
 
 
 def build_audit(
-    log: MatchLog, pictures: bool = False, expect: str | None = None, only_hand: int | None = None
+    log: MatchLog,
+    pictures: bool = False,
+    expect: str | None = None,
+    only_hand: int | None = None,
+    audit: MatchAudit | None = None,
 ) -> dict[str, Any]:
     """The audit document of one match (``pictures``: each event's table as SVG, for HTML;
-    ``expect``: a fingerprint ``FP[@SEQ]`` to check the chain against; ``only_hand``: that hand only)."""
-    audit = audit_match(log, pictures=pictures)
+    ``expect``: a fingerprint ``FP[@SEQ]`` to check the chain against; ``only_hand``: that hand only;
+    ``audit``: the match's fold when the caller has it already (without pictures))."""
+    if audit is None or pictures:
+        audit = audit_match(log, pictures=pictures)
     report = audit.report
     state = audit.reducer.state
     variant = report.variant or ""

@@ -25,7 +25,6 @@ from dominolog.render import knowledge_words
 from dominolog.state import HandState, Issue
 from dominolog.tiles import Tile
 from dominolog.variants import Variant
-from dominolog.variants.judges import names
 
 #: a finding's certainty, as the audit document names it
 CERTAIN, POSSIBLE, UNVERIFIABLE = "certain", "possible", "unverifiable"
@@ -198,7 +197,7 @@ class Knowing:
             try:
                 from dominolog.audit.document import build_audit
 
-                self._document = build_audit(self.log)
+                self._document = build_audit(self.log, audit=self.audit)
             except Exception:
                 return None
         return self._document
@@ -219,35 +218,14 @@ class Knowing:
         return [self._plain_finding(issue, violation) for issue, violation in report_issues if issue.seq == seq]
 
     def _plain_finding(self, issue: Issue, violation: bool) -> dict[str, Any]:
-        """A finding without the document: its certainty, rules and the verdict of the worlds in words."""
-        certainty = self.certainty(issue, violation)
-        proof: list[str] = []
-        tiles: list[str] = []
-        ha = self._by_seq.get(issue.seq)
-        judged = ha.decision_of(issue) if ha is not None else None
-        if judged is not None and judged.decision is not None:
-            verdict, ts = judged.decision
-            tiles = sorted(str(t) for t in ts)
-            who = judged.check.player
-            if verdict is True:
-                proof.append(f"Every hand the log allows gives {who} one of {names(ts, 8)} then: {who} could play.")
-            elif verdict is None:
-                proof.append(f"Some hands the log allows give {who} {names(ts, 8)} then, and some do not.")
-        rules: list[dict[str, str]] = []
-        try:
-            from dominolog.audit.rules import rules_with_text
-
-            variant = self.audit.report.variant if self.audit is not None else None
-            rules = rules_with_text(variant, issue.code, issue.message) if variant else []
-        except Exception:
-            rules = []
+        """A finding as the report gives it, when the audit document could not be made (a bug)."""
         return {
             "seq": issue.seq,
             "line": issue.line,
             "code": issue.code,
-            "certainty": certainty,
+            "certainty": self.certainty(issue, violation),
             "message": issue.message,
-            "rules": rules,
-            "proof": proof,
-            "tiles": tiles,
+            "rules": [],
+            "proof": ["(the audit of this match could not be worked out: dominolog audit says why)"],
+            "tiles": [],
         }
