@@ -34,6 +34,7 @@ import time
 from typing import Any
 
 from dominolog.audit.engine import audit_match
+from dominolog.audit.soundness import true_hands, unsound
 from dominolog.log.reader import iter_matches
 from dominolog.log.writer import dump_line
 from dominolog.simulate import hide_match, simulate_match
@@ -45,42 +46,6 @@ CONFIGS: list[tuple[str, list[str], dict[str, Any] | None]] = [
     ("double-bergen", ["Ana", "Ben", "Cleo", "Dev"], {"reserve": 2}),
     ("double-draw", ["Ana", "Ben", "Cleo", "Dev"], {"partners": True}),
 ]
-
-
-TURNS = frozenset({"play", "draw", "pass", "declare", "block_call"})
-
-
-def true_hands(events: list[dict[str, Any]]) -> dict[int, list[dict[str, frozenset]]]:
-    """Per hand, the true hands after the deal and after each turn event (full information)."""
-    from dominolog.reducer import MatchReducer
-
-    data = "".join(dump_line(e) + "\n" for e in events).encode()
-    (log,) = list(iter_matches("<full>.jsonl", data))
-    reducer = MatchReducer("<full>")
-    out: dict[int, list[dict[str, frozenset]]] = {}
-    for rec in log.records:
-        reducer.feed(rec)
-        hand = reducer.state.hand if reducer.state else None
-        if hand is not None and rec.event is not None and (rec.event.type == "deal" or rec.event.type in TURNS):
-            out.setdefault(hand.number, []).append({p: frozenset(h.known) for p, h in hand.holdings.items()})
-    return out
-
-
-def unsound(audit: Any, truth: dict[int, list[dict[str, frozenset]]]) -> tuple[int, int]:
-    """(player-events checked, player-events where the knowledge is not sound)."""
-    checked = bad = 0
-    for ha in audit.hands:
-        k = -1
-        for view in ha.events:
-            ev = view.record.event
-            if ev is not None and (ev.type == "deal" or ev.type in TURNS):
-                k += 1
-            real = truth[ha.number][min(max(k, 0), len(truth[ha.number]) - 1)]
-            for p, tiles in real.items():
-                holds, may, count = ha.knowledge(p, view.record.seq)
-                checked += 1
-                bad += not (holds <= tiles <= holds | may and count == len(tiles) and not holds & may)
-    return checked, bad
 
 
 def measure(
@@ -109,7 +74,7 @@ def measure(
         if check:
             c, b = unsound(audit, true_hands(full))
             checked += c
-            bad += b
+            bad += len(b)
             accused += len(verify_match(log).violations)
         for ha in audit.hands:
             for j in ha.judged:
