@@ -232,6 +232,9 @@ def build_audit(
                 steps = scoring_steps(state, scored.hand, scored.result, scored.claim)
             except Exception as exc:  # pragma: no cover - a scoring explanation must never sink the audit
                 steps = [f"(the scoring could not be worked out in words: {type(exc).__name__})"]
+        for f in own:  # a wrong claim's proof is the hand's scoring, worked out
+            if f["code"] == "score-mismatch" and not f["proof"] and steps and f["seq"] == ha.end_seq:
+                f["proof"] = list(steps)
         hands.append(
             {
                 "number": ha.number,

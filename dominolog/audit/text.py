@@ -54,7 +54,8 @@ def render_text(doc: dict[str, Any]) -> str:
         lines += ["", f"HAND {h['number']} (seq {h['deal_seq']}-{h['end_seq'] or '...'}): {hv['text']}"]
         for f in h["findings"]:
             lines += _finding(f)
-        if h["scoring"]:
+        shown_in_a_finding = any(f["proof"] == h["scoring"] for f in h["findings"])
+        if h["scoring"] and not shown_in_a_finding:
             lines.append("  scoring:")
             for step in h["scoring"]:
                 lines += _wrap(shown(step, 2000), "    ")
