@@ -275,3 +275,25 @@ def test_record_onto_a_hashed_match_writes_seq_and_hash_and_the_match_stays_vali
         assert last["seq"] == n + 1 and isinstance(last["hash"], str)
         report = verify_stored(store, mid)
     assert report.valid and report.head == last["hash"]
+
+
+def test_list_json_fits_its_schema_with_booleans_and_iso_dates(filled: Path, tmp_path: Path) -> None:
+    import jsonschema
+
+    schema = json.loads((REPLAYS.parent / "schemas" / "list.schema.json").read_text(encoding="utf-8"))
+    doc = json.loads(invoke("list", "--db", str(filled), "--json").stdout)
+    jsonschema.validate(doc, schema)
+    by_id = {m["id"]: m for m in doc["matches"]}
+    assert by_id["disputed-2026-11-20"]["date"] == "2026-11-20T21:05:25Z"  # the first event's `at`
+    assert by_id["disputed-2026-11-20"]["complete"] is True
+    # meta.date wins when it is an ISO date; anything else falls back to the first `at`
+    for written, expected in (("2026-11-19", "2026-11-19"), ("Thursday", "2026-11-20T21:05:25Z")):
+        lines = (REPLAYS / "ghost13-disputed.jsonl").read_text(encoding="utf-8").splitlines()
+        first = json.loads(lines[0])
+        first.update(id=f"dated-{written}", meta={**first["meta"], "date": written})
+        first.pop("hash")
+        src = tmp_path / f"{written}.jsonl"
+        src.write_text("\n".join([json.dumps(first), *lines[1:16]]) + "\n", encoding="utf-8")
+        assert invoke("import", str(src), "--db", str(filled)).exit_code in (0, 1)
+        rows = json.loads(invoke("list", "--db", str(filled), "--json").stdout)["matches"]
+        assert {m["id"]: m["date"] for m in rows}[f"dated-{written}"] == expected

@@ -6,9 +6,10 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -108,6 +109,19 @@ class Status(StrEnum):
     invalid = "invalid"
 
 
+def match_date(meta: dict[str, Any] | None, first_at: str | None) -> str | None:
+    """When a match was played, as an ISO 8601 string: its ``meta.date`` when that is an ISO date or
+    date-time, else the time of its first event that has one (``at``), else None."""
+    given = (meta or {}).get("date")
+    if isinstance(given, str):
+        try:
+            (datetime if "T" in given else date).fromisoformat(given.replace("Z", "+00:00"))
+            return given
+        except ValueError:
+            pass
+    return first_at
+
+
 def list_(
     db: DbOption = DEFAULT_DB,
     variant: Annotated[str | None, typer.Option(help="Only this variant.")] = None,
@@ -122,11 +136,13 @@ def list_(
     fingerprint (the first 10 characters of the head hash, as the recorder shows it for the paper sheet)."""
     with store_or_fail(db, create=False) as store:
         rows = store.list_matches(variant, player, status.value if status else None)
+        if as_json:
+            for r in rows:
+                for key in ("players", "meta", "totals", "winner"):
+                    r[key] = json.loads(r[key]) if r[key] is not None else None
+                r["complete"] = bool(r["complete"])
+                r["date"] = match_date(r["meta"], store.first_at(r["id"]))
     if as_json:
-        for r in rows:
-            for key in ("players", "meta", "totals", "winner"):
-                r[key] = json.loads(r[key]) if r[key] is not None else None
-            r["complete"] = bool(r["complete"])
         typer.echo(json.dumps({"matches": rows}, indent=2, ensure_ascii=False))
         return
     table = [("id", "variant", "players", "status", "hands", "totals", "winner", "head")]

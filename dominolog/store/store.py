@@ -330,6 +330,13 @@ class Store(Appending):
         h = self.conn.execute("SELECT * FROM hands ORDER BY match_id, number").fetchall()
         return m, h
 
+    def first_at(self, match_id: str) -> str | None:
+        """The time of the match's first event that carries one (``at``), as written."""
+        row = self.conn.execute(
+            "SELECT at FROM events WHERE match_id = ? AND at IS NOT NULL ORDER BY seq LIMIT 1", (match_id,)
+        ).fetchone()
+        return row[0] if row else None
+
     def list_matches(
         self, variant: str | None = None, player: str | None = None, status: str | None = None
     ) -> list[dict[str, Any]]:
