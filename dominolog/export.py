@@ -126,31 +126,91 @@ def _as_lines(records: list[Record | None], objs: list[dict[str, Any] | None]) -
             yield orjson.dumps({k: v for k, v in o.items() if k != "hash"} if hashed else o)
 
 
+#: what every row of a match repeats: which match, when and where, and whether it verified
+MATCH_COLUMNS = ["match", "date", "event", "table", "variant", "valid"]
 CSV_HEADER = [
-    "match",
-    "variant",
+    *MATCH_COLUMNS,
     "hand",
     "end",
     "winner",
-    *[f"{k}_{i}" for i in range(1, SEATS + 1) for k in ("player", "points", "total")],
+    "aggressor",
+    *[f"{k}_{i}" for i in range(1, SEATS + 1) for k in ("player", "points", "total", "pips")],
 ]
+#: ``--long``: one row per hand and player (tidy data)
+LONG_HEADER = [*MATCH_COLUMNS, "hand", "end", "winner", "aggressor", "player", "seat", "points", "total", "pips", "won"]
 
 
-def csv_rows(match_id: str, report: MatchReport) -> Iterator[list[Any]]:
-    """One row per hand: the match, the hand, how it ended, its winner, each seat's points and running total."""
+def match_columns(match_id: str, report: MatchReport, meta: dict[str, str], first_at: str | None) -> list[Any]:
+    """The columns every row of a match starts with: id, date (ISO 8601: ``meta.date``, else the first
+    event's ``at``), event and table (from ``meta``), variant, valid."""
+    return [
+        match_id,
+        meta.get("date") or first_at or "",
+        meta.get("event", ""),
+        meta.get("table", ""),
+        report.variant or "",
+        report.valid,
+    ]
+
+
+def _winner_text(winner: Any) -> str:
+    return "+".join(winner) if isinstance(winner, list) else (winner or "")
+
+
+def csv_rows(
+    match_id: str, report: MatchReport, meta: dict[str, str] | None = None, first_at: str | None = None
+) -> Iterator[list[Any]]:
+    """One row per hand (how it ended, its winner and aggressor, each seat's points, running total and
+    pips left), then a ``final`` row with the match's totals and winner."""
+    head = match_columns(match_id, report, meta or {}, first_at)
     running = dict.fromkeys(report.players, 0)
     for h in report.hands:
         for p, v in h.points.items():
             running[p] = running.get(p, 0) + v
-        winner = "+".join(h.winner) if isinstance(h.winner, list) else (h.winner or "")
+        pips = h.detail.get("pips") or {}
         seats: list[Any] = []
         for i in range(SEATS):
             if i < len(report.players):
                 p = report.players[i]
-                seats += [p, h.points.get(p, 0), running[p]]
+                seats += [p, h.points.get(p, 0), running[p], pips.get(p, "")]
             else:
-                seats += ["", "", ""]
-        yield [match_id, report.variant or "", h.number, h.end, winner, *seats]
+                seats += ["", "", "", ""]
+        yield [*head, h.number, h.end, _winner_text(h.winner), h.detail.get("aggressor", ""), *seats]
+    seats = []
+    for i in range(SEATS):
+        if i < len(report.players):
+            p = report.players[i]
+            seats += [p, "", report.totals.get(p, 0), ""]
+        else:
+            seats += ["", "", "", ""]
+    end = "complete" if report.complete else "open"
+    yield [*head, "final", end, _winner_text(report.winner), "", *seats]
+
+
+def csv_long_rows(
+    match_id: str, report: MatchReport, meta: dict[str, str] | None = None, first_at: str | None = None
+) -> Iterator[list[Any]]:
+    """One row per (hand, player): the tidy form for pandas, R or a pivot table."""
+    head = match_columns(match_id, report, meta or {}, first_at)
+    running = dict.fromkeys(report.players, 0)
+    for h in report.hands:
+        pips = h.detail.get("pips") or {}
+        winners = h.winner if isinstance(h.winner, list) else [h.winner] if h.winner else []
+        for seat, p in enumerate(report.players, 1):
+            running[p] += h.points.get(p, 0)
+            yield [
+                *head,
+                h.number,
+                h.end,
+                _winner_text(h.winner),
+                h.detail.get("aggressor", ""),
+                p,
+                seat,
+                h.points.get(p, 0),
+                running[p],
+                pips.get(p, ""),
+                p in winners,
+            ]
 
 
 #: a text cell starting with one of these could be run as a formula by a spreadsheet
@@ -166,9 +226,14 @@ def formula_safe(cell: Any) -> Any:
     return cell
 
 
-def csv_text(rows: Iterable[list[Any]]) -> str:
+def csv_text(rows: Iterable[list[Any]], header: list[str] = CSV_HEADER) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_HEADER)
-    w.writerows([formula_safe(c) for c in row] for row in rows)
+    w.writerow(header)
+    w.writerows([formula_safe(_cell(c)) for c in row] for row in rows)
     return buf.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    """Booleans as ``true``/``false`` (what spreadsheets, pandas and sqlite-utils read as such)."""
+    return ("true" if value else "false") if isinstance(value, bool) else value

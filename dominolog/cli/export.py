@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from dominolog.cli.common import DEFAULT_DB, fail, match_id_or_fail, read_matches, store_or_fail
-from dominolog.export import csv_rows, csv_text, scored_lines
+from dominolog.export import CSV_HEADER, LONG_HEADER, csv_long_rows, csv_rows, csv_text, scored_lines
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
 from dominolog.log.reader import Record
@@ -81,10 +81,17 @@ def _gather(targets: list[str], every: bool, db: Path | None) -> tuple[list[_Mat
 
 
 def _report(name: str, records: list[Record]) -> MatchReport:
+    return _fold(name, records)[0]
+
+
+def _fold(name: str, records: list[Record]) -> tuple[MatchReport, dict[str, str], str | None]:
+    """The match's report, its ``meta`` and the time of its first event that has one."""
     reducer = MatchReducer(name, 1)
     for rec in records:
         reducer.feed(rec)
-    return reducer.report()
+    meta = dict(reducer.state.meta) if reducer.state is not None else {}
+    first_at = next((rec.obj["at"] for rec in records if rec.obj and isinstance(rec.obj.get("at"), str)), None)
+    return reducer.report(), meta, first_at
 
 
 #: the format an ``--out`` file's suffix asks for
@@ -114,6 +121,9 @@ def export(
     ] = None,
     scored: Annotated[
         bool, typer.Option("--scored", help="jsonl: hand_end and match_end claim what the rules give.")
+    ] = False,
+    long: Annotated[
+        bool, typer.Option("--long", help="csv: one row per hand and player (tidy data for pandas or R).")
     ] = False,
     at: Annotated[
         int | None, typer.Option("--at", min=1, help="svg/text: the table after this event (seq); default: the last.")
@@ -145,6 +155,8 @@ def export(
         fmt = Format(by_suffix) if by_suffix else Format.svg if at is not None else Format.jsonl
     if not targets and not every:
         fail("give log files or match ids, or --all for every match in the store")
+    if long and fmt is not Format.csv:
+        fail(f"--long gives one CSV row per hand and player: it works with --format csv, not {fmt.value}")
     if scored and fmt is not Format.jsonl:
         fail(f"--scored rewrites the log's claims: it works with --format jsonl, not {fmt.value}")
     if at is not None and fmt not in (Format.svg, Format.text):
@@ -172,7 +184,9 @@ def export(
                 store.close()
             fail(f"cannot write the notation: {shown(str(exc), 2000)}", 1)
     elif fmt is Format.csv:
-        data = csv_text(row for m in matches for row in csv_rows(m.name, _report(m.name, m.records))).encode()
+        rows_of = csv_long_rows if long else csv_rows
+        rows = (row for m in matches for row in rows_of(m.name, *_fold(m.name, m.records)))
+        data = csv_text(rows, LONG_HEADER if long else CSV_HEADER).encode()
     else:
         document = verify_document(_report(m.name, m.records) for m in matches)
         data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
