@@ -6,9 +6,7 @@ in a real pseudo-terminal through the installed console script."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,35 +31,16 @@ from dominolog.tui.timeline import Timeline
 from dominolog.tui.widgets import HandsPanel, IssueBar, StatusBar
 from dominolog.tui.widgets.events import UNSURE, EventRows
 from tests.conftest import ROOT, clean_env, console_script
+from tests.test_tui import drive, plain, styled
 
 REPLAYS = ROOT / "replays"
 #: hidden hands: a renege the reveals prove at seq 120 (Ben draws), possible ones at 18, 19, 20, ... 77
 BRETT = REPLAYS / "brettspielnetz-disputed.jsonl"
 DISPUTED = REPLAYS / "ghost13-disputed.jsonl"
-SIZE = (100, 40)
 
 
 def match(path: Path, k: int = 0) -> MatchLog:
     return list(iter_matches(path))[k]
-
-
-def plain(widget: Any) -> str:
-    content = widget.content
-    return content.plain if isinstance(content, Text) else str(content)
-
-
-def styled(widget: Any, style: str) -> list[str]:
-    text: Text = widget.content
-    return [text.plain[s.start : s.end] for s in text.spans if str(s.style) == style]
-
-
-def drive(app: ReplayApp, body: Callable[[Any], Awaitable[None]], size: tuple[int, int] = SIZE) -> None:
-    async def run() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await body(pilot)
-
-    asyncio.run(run())
 
 
 def test_the_new_keys_are_in_the_key_table() -> None:

@@ -4,6 +4,7 @@ is compared with what they held (``tests/test_knowledge.py``, ``bench/bench_know
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from dominolog.audit.engine import MatchAudit
@@ -37,13 +38,10 @@ def true_hands(events: list[dict[str, Any]]) -> Truth:
     return out
 
 
-def unsound(audit: MatchAudit, truth: Truth) -> tuple[int, list[tuple[int, int, str]]]:
-    """How many (event, player) pairs were checked, and (hand, seq, player) wherever the audit is not
-    sound: ``holds`` not inside the true hand, the true hand not inside ``holds`` + ``may_hold``, the
-    two overlapping, or a wrong count. The hidden log has the same turn events in the same order as
-    the full one (it only adds confirming passes and reveals at the end of a hand)."""
-    checked = 0
-    bad: list[tuple[int, int, str]] = []
+def alongside(audit: MatchAudit, truth: Truth) -> Iterator[tuple[int, int, str, frozenset[Tile]]]:
+    """(hand, seq, player, true hand after that event) for every event of the audited hidden log and
+    every player. The hidden log has the same turn events in the same order as the full one (it only
+    adds confirming passes and reveals at the end of a hand)."""
     for ha in audit.hands:
         k = -1
         for view in ha.events:
@@ -52,8 +50,19 @@ def unsound(audit: MatchAudit, truth: Truth) -> tuple[int, list[tuple[int, int, 
                 k += 1
             real = truth[ha.number][min(max(k, 0), len(truth[ha.number]) - 1)]
             for p, tiles in real.items():
-                holds, may, count = ha.knowledge(p, view.record.seq)
-                checked += 1
-                if not (holds <= tiles <= holds | may and count == len(tiles) and not holds & may):
-                    bad.append((ha.number, view.record.seq, p))
+                yield ha.number, view.record.seq, p, tiles
+
+
+def unsound(audit: MatchAudit, truth: Truth) -> tuple[int, list[tuple[int, int, str]]]:
+    """How many (event, player) pairs were checked, and (hand, seq, player) wherever the audit is not
+    sound: ``holds`` not inside the true hand, the true hand not inside ``holds`` + ``may_hold``, the
+    two overlapping, or a wrong count."""
+    checked = 0
+    bad: list[tuple[int, int, str]] = []
+    hands = {ha.number: ha for ha in audit.hands}
+    for number, seq, p, tiles in alongside(audit, truth):
+        holds, may, count = hands[number].knowledge(p, seq)
+        checked += 1
+        if not (holds <= tiles <= holds | may and count == len(tiles) and not holds & may):
+            bad.append((number, seq, p))
     return checked, bad
