@@ -97,7 +97,10 @@ class MatchAudit:
     heads: dict[int, str]
 
 
-def _honest_forbid(judged: list[Judged], facts: HandModel) -> list[tuple[str, int, frozenset[Tile]]]:
+Rule = tuple[str, int, frozenset[Tile]]
+
+
+def _honest_rules(judged: list[Judged]) -> list[Rule]:
     """(player, seq, tiles held none of just before) for each pass or draw that may have been honest."""
     out = []
     for j in judged:
@@ -107,15 +110,20 @@ def _honest_forbid(judged: list[Judged], facts: HandModel) -> list[tuple[str, in
     return out
 
 
-def others_honest(ha: HandAudit, judged: Judged) -> HandModel | None:
-    """The facts with every other pass or draw of the hand taken as honest (None: no such world)."""
-    rules = [r for r in _honest_forbid(ha.judged, ha.facts) if (r[0], r[1]) != (judged.check.player, judged.check.seq)]
-    exit = ha.facts.exit
+def _with_rules(facts: HandModel, rules: list[Rule]) -> HandModel:
+    """The facts with every rule of ``rules`` taken as kept (may leave no world)."""
+    exit = facts.exit
 
     def forbid(t: Tile, s: Slot) -> bool:
         return any(t in tiles and s.owner == p and s.entry < seq < exit[t] for p, seq, tiles in rules)
 
-    model = ha.facts.without(forbid)
+    return facts.without(forbid)
+
+
+def others_honest(ha: HandAudit, judged: Judged) -> HandModel | None:
+    """The facts with every other pass or draw of the hand taken as honest (None: no such world)."""
+    rules = [r for r in _honest_rules(ha.judged) if (r[0], r[1]) != (judged.check.player, judged.check.seq)]
+    model = _with_rules(ha.facts, rules)
     return model if model.feasible else None
 
 
@@ -125,17 +133,13 @@ def honest_model(facts: HandModel, judged: list[Judged]) -> HandModel:
     before it, would leave no world (two reneges that cannot both have been honest)."""
     if not facts.feasible:
         return facts
+    rules = _honest_rules(judged)
+    every = _with_rules(facts, rules)
+    if every.feasible:  # the common case: all of them at once, one model
+        return every
     model = facts
-    for j in judged:
-        judge = j.check.judge
-        if not isinstance(judge, HoldsOne) or (j.decision is not None and j.decision[0] is True):
-            continue
-        player, seq, tiles = j.check.player, j.check.seq, judge.tiles
-
-        def forbid(t: Tile, s: Slot, player: str = player, seq: int = seq, tiles: frozenset = tiles) -> bool:
-            return t in tiles and s.owner == player and s.entry < seq < facts.exit[t]
-
-        narrower = model.without(forbid)
+    for rule in rules:
+        narrower = _with_rules(model, [rule])
         if narrower.feasible:
             model = narrower
     return model

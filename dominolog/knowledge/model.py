@@ -169,11 +169,6 @@ class Before:
         ts = frozenset(tiles)
         return self.model.has_world_without(lambda t, s: t in ts and not self._inside(t, s), ts)
 
-    def assuming(self, tile: Tile) -> Before | None:
-        """The same question in the worlds where the hand holds ``tile`` (None: there are none)."""
-        model = self.model.without(lambda t, s: t is tile and not self._inside(t, s))
-        return Before(model, self.player, self.seq) if model.feasible else None
-
 
 # -- matching ----------------------------------------------------------------
 def perfect_matching(
