@@ -19,6 +19,7 @@ DATA_FILES = [
     "audit/report.css",
     "audit/report.js",
     "audit/rulings.txt",
+    "club/page.css",
 ]
 
 

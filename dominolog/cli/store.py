@@ -6,15 +6,15 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
 from dominolog.cli.progress import LateProgress
+from dominolog.club.summary import match_date
 from dominolog.log.reader import MatchLog, PathError, expand_paths, iter_matches
 from dominolog.recording.session import FINGERPRINT
 from dominolog.store import DamagedStoreError, ImportResult, StoreError
@@ -107,19 +107,6 @@ class Status(StrEnum):
     complete = "complete"
     open = "open"
     invalid = "invalid"
-
-
-def match_date(meta: dict[str, Any] | None, first_at: str | None) -> str | None:
-    """When a match was played, as an ISO 8601 string: its ``meta.date`` when that is an ISO date or
-    date-time, else the time of its first event that has one (``at``), else None."""
-    given = (meta or {}).get("date")
-    if isinstance(given, str):
-        try:
-            (datetime if "T" in given else date).fromisoformat(given.replace("Z", "+00:00"))
-            return given
-        except ValueError:
-            pass
-    return first_at
 
 
 def list_(

@@ -45,6 +45,8 @@ class Variant:
     has_boneyard: ClassVar[bool] = False
     #: the deal turns up a start tile (``deal.start_tile``)
     uses_start_tile: ClassVar[bool] = False
+    #: the highest total wins the match (False: penalty points, the lowest wins)
+    higher_wins: ClassVar[bool] = True
 
     def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
         if not self.min_players <= len(players) <= self.max_players:
@@ -300,6 +302,10 @@ class Variant:
 
     def after_hand(self, match: MatchState) -> None:
         """Decide whether the match is over after a hand (sets ``match.over``)."""
+
+    def sides(self) -> list[tuple[str, ...]]:
+        """Who scores together: each player alone, unless the variant plays partnerships."""
+        return [(p,) for p in self.players]
 
     def match_winner(self, match: MatchState) -> WinnerValue:
         best = max(match.totals.values())

@@ -29,6 +29,7 @@ class Brettspielnetz(LineVariant):
     max_players = 2
     has_boneyard = True
     uses_start_tile = True
+    higher_wins = False  # B7: penalty points
     option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {
         "hands": (4, (int,), "how many hands the match has (B1)"),
         "draw_limit": (
