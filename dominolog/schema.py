@@ -13,7 +13,8 @@ BASE_URI = "https://dominolog.invalid/schemas/"
 
 def schema_documents() -> dict[str, dict[str, Any]]:
     """File name -> schema document: one per event type, ``event.schema.json`` for any line, and
-    ``audit.schema.json`` for ``dominolog audit --format json``, ``list.schema.json`` for ``list --json``."""
+    ``audit.schema.json`` for ``dominolog audit --format json``, ``list.schema.json`` for ``list --json``,
+    ``standings.schema.json`` for ``standings --format json``."""
     docs: dict[str, dict[str, Any]] = {}
     for model in EVENT_MODELS:
         kind = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
@@ -34,6 +35,9 @@ def schema_documents() -> dict[str, dict[str, Any]]:
     from dominolog.store.schema import list_schema
 
     docs["list.schema.json"] = list_schema(BASE_URI)
+    from dominolog.club.schema import standings_schema
+
+    docs["standings.schema.json"] = standings_schema(BASE_URI)
     return docs
 
 

@@ -21,7 +21,21 @@ from tests.conftest import ROOT, Ran, clean_env, console_script
 
 Cli = Callable[..., Ran]
 REPLAYS = ROOT / "replays"
-COMMANDS = ["verify", "simulate", "show", "replay", "export", "import", "list", "reindex", "record", "append", "schema"]
+COMMANDS = [
+    "verify",
+    "simulate",
+    "show",
+    "replay",
+    "export",
+    "import",
+    "list",
+    "reindex",
+    "record",
+    "append",
+    "schema",
+    "standings",
+    "audit",
+]
 #: what a person must never read in a help text: Python types and reprs, pydantic's wording
 NOT_ENGLISH = re.compile(r"<bool>|<list\[|<int|<str>|<path>|<Path>|\bFalse\b|\bNone\b|\[x>=|Value error|\{[A-Z_|.]+\}")
 HOSTILE = "Eve\x1b[2J\x1b]0;pwned\x07\r\x9b[bold]x[/]"

@@ -17,6 +17,7 @@ from dominolog.cli import replay as replay_cmd
 from dominolog.cli import schema as schema_cmd
 from dominolog.cli import show as show_cmd
 from dominolog.cli import simulate as simulate_cmd
+from dominolog.cli import standings as standings_cmd
 from dominolog.cli import store as store_cmd
 from dominolog.cli import verify as verify_cmd
 from dominolog.cli.common import OPENED
@@ -69,6 +70,7 @@ app.command("reindex")(store_cmd.reindex)
 app.command("record")(record_cmd.record)
 app.command("append")(append_cmd.append)
 app.command("schema")(schema_cmd.schema)
+app.command("standings")(standings_cmd.standings_cmd)
 
 
 def _english(command: Any) -> Any:

@@ -1,14 +1,17 @@
-"""``dominolog export``: matches out of the store or out of log files, as logs, CSV, JSON or pictures."""
+"""``dominolog export``: matches out of the store or out of log files, as logs, CSV, JSON, pictures or score
+sheets (HTML, with the audit report of a match that breaks the rules beside each)."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shlex
 import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import quote
 
 import typer
 
@@ -16,7 +19,7 @@ from dominolog.cli.common import DEFAULT_DB, fail, match_id_or_fail, read_matche
 from dominolog.export import CSV_HEADER, LONG_HEADER, csv_long_rows, csv_rows, csv_text, scored_lines
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
-from dominolog.log.reader import Record
+from dominolog.log.reader import MatchLog, Record
 from dominolog.recording.notation import NotationWriteError, write_dn
 from dominolog.reducer import MatchReducer, MatchReport
 from dominolog.store import Store
@@ -31,18 +34,27 @@ class Format(StrEnum):
     svg = "svg"
     text = "text"
     dn = "dn"
+    html = "html"
 
 
 class _Match:
     """A match to export: from a file (its records, read) or from the store (read when needed)."""
 
     def __init__(
-        self, name: str, records: list[Record] | None = None, store: Store | None = None, slug: str | None = None
+        self,
+        name: str,
+        records: list[Record] | None = None,
+        store: Store | None = None,
+        slug: str | None = None,
+        log: MatchLog | None = None,
+        audit_args: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         self._records = records
         self.store = store
         self.slug = slug or name  # what its picture's file is named after
+        self.log = log  # the file's match as read (None: a match of the store)
+        self.audit_args = audit_args  # how ``dominolog audit`` is told this match
 
     @property
     def records(self) -> list[Record]:
@@ -70,13 +82,22 @@ def _gather(targets: list[str], every: bool, db: Path | None) -> tuple[list[_Mat
         for t in targets:
             if Path(t).is_file():
                 out += [
-                    _Match(f"{t}:{log.line}", log.records, slug=f"{Path(t).stem}-{log.line}")
-                    for log in read_matches(Path(t))
+                    _Match(
+                        f"{t}:{log.line}",
+                        log.records,
+                        slug=f"{Path(t).stem}-{log.line}",
+                        log=log,
+                        audit_args=(t, "--match", str(k)),
+                    )
+                    for k, log in enumerate(read_matches(Path(t)), 1)
                 ]
     if store is not None:
         for mid in ids:
             match_id_or_fail(store, store_path, mid)
-        out += [_Match(mid, store=store) for mid in (store.match_ids() if every else ids)]
+        out += [
+            _Match(mid, store=store, audit_args=(mid, "--db", str(store_path)))
+            for mid in (store.match_ids() if every else ids)
+        ]
     return out, store
 
 
@@ -95,7 +116,16 @@ def _fold(name: str, records: list[Record]) -> tuple[MatchReport, dict[str, str]
 
 
 #: the format an ``--out`` file's suffix asks for
-SUFFIXES = {".svg": "svg", ".txt": "text", ".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".dn": "dn"}
+SUFFIXES = {
+    ".svg": "svg",
+    ".txt": "text",
+    ".csv": "csv",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".dn": "dn",
+    ".html": "html",
+    ".htm": "html",
+}
 
 
 def export(
@@ -114,7 +144,9 @@ def export(
             "--format",
             help="jsonl: the log as stored, byte for byte; csv: one row per hand; json: the verify document; "
             "svg or text: a picture of the table at --at (default: as the match ended); "
-            "dn: the written notation (docs/notation.md), every event as the log has it. "
+            "dn: the written notation (docs/notation.md), every event as the log has it; "
+            "html: a printable score sheet per match (hands, points, running totals, fingerprints, chart), "
+            "with the audit report beside it (NAME.audit.html) for a match with violations. "
             "Default: from the suffix of --out, else svg with --at, else jsonl.",
             show_default=False,
         ),
@@ -143,7 +175,8 @@ def export(
     out: Annotated[
         Path | None,
         typer.Option(
-            help="Write to this file instead of standard output (pictures of several matches: into this folder).",
+            help="Write to this file instead of standard output (pictures or score sheets of several matches: "
+            "one file each into this folder).",
             show_default=False,
         ),
     ] = None,
@@ -168,6 +201,11 @@ def export(
         matches = [matches[match - 1]]
     if fmt in (Format.svg, Format.text):
         _pictures(matches, at, fmt, out)
+        if store is not None:
+            store.close()
+        return
+    if fmt is Format.html:
+        _sheets(matches, out)
         if store is not None:
             store.close()
         return
@@ -258,3 +296,56 @@ def _picture(name: str, records: list[Record], at: int | None, fmt: Format) -> b
     title = f"{state.variant}: {' vs '.join(state.players)}, hand {hand.number}, after seq {seq}"
     ends = ", ".join(f"{s.name} {s.value}" for s in grid.open_sides()) if isinstance(layout, GridLayout) else ""
     return svg_picture(grid, title, f"open ends: {ends}" if ends else "").encode()
+
+
+def _sheets(matches: list[_Match], out: Path | None) -> None:
+    """One score sheet, to ``out`` or standard output; several, one file each into the folder ``out``.
+    Beside a sheet written to a file, the audit report of a match with violations (``NAME.audit.html``)."""
+    if not matches:
+        fail("no match for a score sheet")
+    if len(matches) == 1 and not (out is not None and out.is_dir()):
+        m = matches[0]
+        if out is None:
+            hint = shlex.join(["dominolog", "audit", *m.audit_args, "--format", "html", "--out"])
+            _write(_sheet(m, None, f"{hint} {shlex.quote(_file_name(m.slug) + '.audit.html')}")[0], None)
+        else:
+            _write(_sheet(m, out.with_name(out.stem + ".audit.html"), None)[0], out)
+        return
+    if out is None:
+        fail(f"{len(matches)} matches: give --out FOLDER to write one score sheet per match")
+    if out.exists() and not out.is_dir():
+        fail(f"{shown(out)}: {len(matches)} score sheets need a folder, and this is a file")
+    out.mkdir(parents=True, exist_ok=True)
+    audits = 0
+    for m in matches:
+        name = _file_name(m.slug)
+        page, audited = _sheet(m, out / (name + ".audit.html"), None)
+        _write(page, out / (name + ".html"))
+        audits += audited
+    typer.echo(f"{len(matches)} score sheets ({audits} with an audit report) -> {shown(out)}", err=True)
+
+
+def _sheet(m: _Match, audit: Path | None, hint: str | None) -> tuple[bytes, bool]:
+    """The score sheet of a match; for a match with violations, its audit report written to ``audit``
+    (then linked from the sheet by its file name), else the command that makes it (``hint``); and whether
+    the audit report was written."""
+    from dominolog.club.sheet import ended_abandoned, match_target, render_sheet, sheet_summary
+
+    records = m.records
+    log = m.log or MatchLog(f"{m.store.path}#{m.name}" if m.store is not None else m.name, 1, records)
+    summary = sheet_summary(records, m.name, m.name if m.log is None else None)
+    href = None
+    if summary.violations and not log.orphan:
+        if audit is not None:
+            from dominolog.audit.document import build_audit
+            from dominolog.audit.html import render_html
+
+            try:
+                audit.write_text(render_html(build_audit(log, pictures=True)), encoding="utf-8")
+            except OSError as exc:
+                fail(f"{shown(audit)}: cannot write the audit report: {exc.strerror or exc}")
+            href = quote(audit.name)
+    else:
+        hint = None
+    page = render_sheet(summary, href, hint, target=match_target(records), abandoned=ended_abandoned(records))
+    return page.encode("utf-8"), href is not None

@@ -66,7 +66,7 @@ def verify(
     reports: list[MatchReport] = []
     expects: list[dict[str, Any]] = []
     with batch_gc():
-        for r, records in _reports(paths or [], db, expect_head is not None):
+        for r, records in _reports(paths or [], db, expect_head is not None, bar=not quiet):
             total += 1
             valid += r.valid
             unverified += len(r.unverified)
@@ -110,9 +110,11 @@ def _expect(records: list[Record], head: str, expect: str) -> dict[str, Any]:
     return check_expect(heads, head, expect)
 
 
-def _reports(paths: list[str], db: Path | None, keep: bool = False) -> Iterator[tuple[MatchReport, list[Record]]]:
+def _reports(
+    paths: list[str], db: Path | None, keep: bool = False, bar: bool = True
+) -> Iterator[tuple[MatchReport, list[Record]]]:
     """The report of every match asked for, as each is checked (a progress bar on a terminal), with its
-    records when ``keep`` (else an empty list)."""
+    records when ``keep`` (else an empty list); no bar with ``bar`` False (``--quiet``)."""
     if db is not None:
         with store_or_fail(db, create=False) as store:
             wanted = [match_id_or_fail(store, db, m) for m in paths] if paths else store.match_ids()
@@ -123,7 +125,7 @@ def _reports(paths: list[str], db: Path | None, keep: bool = False) -> Iterator[
     try:
         files = expand_paths(paths)
         size = sum(f.stat().st_size for f in files if f.is_file())
-        with LateProgress(size, "verifying") as progress:
+        with LateProgress(size, "verifying", enabled=bar) as progress:
             for f in files:
                 for log in iter_matches_any(f):
                     progress.advance(sum(len(r.data) + 1 for r in log.records), len(log.records))

@@ -38,6 +38,6 @@ def html_page(title: str, body: str, extra_css: str = "") -> str:
         f"<title>{esc(title)}</title>"
         f"<style>{page_css()}{extra_css}</style></head>"
         f"<body><main>{body}"
-        f"<footer>Made by dominolog {esc(__version__)}: every score recomputed from the rules.</footer>"
+        f"<footer>Made by dominolog {esc(__version__)} from the match logs.</footer>"
         "</main></body></html>\n"
     )

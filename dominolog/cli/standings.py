@@ -1,0 +1,170 @@
+"""``dominolog standings``: the club's standings and ratings over many matches, from log files or the store."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dominolog.cli.common import DEFAULT_DB, fail, read_matches, store_or_fail
+from dominolog.club.standings import Filters, match_summary, parse_day, parse_meta, standings
+from dominolog.club.summary import MatchSummary
+from dominolog.log.reader import PathError, expand_paths
+from dominolog.store import match_id_of
+from dominolog.textsafe import shown
+from dominolog.variants import VARIANTS
+
+
+class Format(StrEnum):
+    text = "text"
+    csv = "csv"
+    json = "json"
+    html = "html"
+
+
+SUFFIXES = {".txt": "text", ".csv": "csv", ".json": "json", ".html": "html", ".htm": "html"}
+
+
+def _from_files(paths: list[Path]) -> list[MatchSummary]:
+    try:
+        files = expand_paths(paths)
+    except PathError as exc:
+        fail(shown(str(exc), 2000))
+    out: list[MatchSummary] = []
+    heads: set[str] = set()
+    twice = 0
+    for f in files:
+        for log in read_matches(f):
+            if not log.records:
+                continue
+            s = match_summary(f"{f}:{log.line}", log.records, f"{f}:{log.line}")
+            s.match_id = match_id_of(log, s.head)
+            if s.head in heads:  # the same match given twice (two copies of a file): counted once
+                twice += 1
+                continue
+            heads.add(s.head)
+            out.append(s)
+    if twice:
+        typer.echo(f"dominolog: {twice} match{'es' * (twice != 1)} given twice, counted once", err=True)
+    return out
+
+
+def _from_store(db: Path) -> list[MatchSummary]:
+    with store_or_fail(db, create=False) as store:
+        return [match_summary(mid, [rec for rec, _ in store.records(mid)], mid) for mid in store.match_ids()]
+
+
+def standings_cmd(
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Log files (JSON Lines, or the .dn notation) or folders; none: every match of the store.",
+            show_default=False,
+            metavar="FILE",
+        ),
+    ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db",
+            help="The match store to read when no file is given. Default: DOMINOLOG_DB, else dominolog.db.",
+            show_default=False,
+        ),
+    ] = None,
+    variant: Annotated[str | None, typer.Option(help="Only matches of this variant.", show_default=False)] = None,
+    meta: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--meta",
+            help="Only matches whose match_start meta has KEY=VALUE (repeat: all must hold), e.g. --meta table=3.",
+            show_default=False,
+        ),
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Only matches played on or after this date (YYYY-MM-DD).", show_default=False)
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Only matches played on or before this date (YYYY-MM-DD).", show_default=False)
+    ] = None,
+    include_invalid: Annotated[
+        bool,
+        typer.Option(
+            "--include-invalid",
+            help="Count matches with violations too (their scores as the rules give them); "
+            "by default they are only counted apart.",
+        ),
+    ] = False,
+    fmt: Annotated[
+        Format | None,
+        typer.Option(
+            "--format",
+            help="text: tables per variant; csv: one row per player (and partnership) per variant; "
+            "json: one document (schemas/standings.schema.json); html: a page with the tables and "
+            "rating charts. Default: from the suffix of --out, else text.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Write to this file instead of standard output.", show_default=False)
+    ] = None,
+) -> None:
+    """Standings over many matches, one table per variant: each player's (and partnership's) matches
+    won, lost, drawn and abandoned, hands won, points for and against, play figures and an OpenSkill
+    rating (one pool per variant, players ordered by mu - 3 sigma). Matches with violations are counted
+    apart unless --include-invalid. Exit 0 (also when no match is left: the output then says so),
+    1 a store that is damaged, 2 a usage error."""
+    if files and db is not None:
+        fail("give log files or --db, not both")
+    if variant is not None and variant not in VARIANTS:
+        fail(f"unknown variant {shown(variant, 100)!r} (known: {', '.join(sorted(VARIANTS))})")
+    try:
+        filters = Filters(
+            variant,
+            parse_meta(meta or []),
+            parse_day(since) if since is not None else None,
+            parse_day(until) if until is not None else None,
+        )
+    except ValueError as exc:
+        fail(f"{shown(str(exc), 400)}")
+    if filters.since and filters.until and filters.since > filters.until:
+        fail(f"--since {filters.since} is after --until {filters.until}")
+    if fmt is None:
+        by_suffix = SUFFIXES.get(out.suffix.lower()) if out is not None else None
+        fmt = Format(by_suffix) if by_suffix else Format.text
+    if files:
+        summaries = _from_files(files)
+    else:
+        store_path = db if db is not None else Path(os.environ.get("DOMINOLOG_DB") or DEFAULT_DB)
+        summaries = _from_store(store_path)
+    result = standings(summaries, filters, include_invalid)
+    if fmt is Format.text:
+        from dominolog.club.standings_render import render_text
+
+        width = shutil.get_terminal_size((100, 24)).columns if out is None and sys.stdout.isatty() else 100
+        text = render_text(result, max(width, 80))
+    elif fmt is Format.csv:
+        from dominolog.club.standings_render import render_csv
+
+        text = render_csv(result)
+    elif fmt is Format.json:
+        from dominolog.club.standings_render import render_json
+
+        text = render_json(result)
+    else:
+        from dominolog.club.standings_html import render_html
+
+        text = render_html(result)
+    if out is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{shown(out)}: cannot write: {exc.strerror or exc}")
+    typer.echo(f"standings of {result.matches} match{'es' * (result.matches != 1)} -> {shown(out)}", err=True)

@@ -1,0 +1,164 @@
+"""The JSON Schema of ``dominolog standings --format json`` (written to ``schemas/standings.schema.json``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+COUNT = {"type": "integer", "minimum": 0}
+NUMBER_OR_NULL = {"type": ["number", "null"]}
+
+
+def _obj(properties: dict[str, Any], description: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": "object",
+        "required": list(properties),
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    if description:
+        out["description"] = description
+    return out
+
+
+def _tally() -> dict[str, Any]:
+    return {
+        "record": _obj(
+            {
+                "played": COUNT,
+                "won": COUNT,
+                "lost": COUNT,
+                "drawn": COUNT,
+                "abandoned": COUNT,
+                "invalid": COUNT,
+            },
+            "played = won + lost + drawn (complete, no winner) + abandoned (no match_end): the counted matches. "
+            "invalid: matches with violations; counted in played only with --include-invalid.",
+        ),
+        "hands": _obj(
+            {"played": COUNT, "won_domino": COUNT, "won_block": COUNT, "won_other": COUNT},
+            "Hands played to an end (abandoned hands left out), and those the side won: by domino, by a block "
+            "(ended block or stock-out), by another end.",
+        ),
+        "points": _obj(
+            {
+                "for": {"type": "integer"},
+                "against": {"type": "integer"},
+                "for_per_hand": NUMBER_OR_NULL,
+                "against_per_hand": NUMBER_OR_NULL,
+            },
+            "for: the player's own points (a partnership's: the side's) over every hand of the counted matches; "
+            "against: in those hands, each opposing side's points added up. Penalty points where the variant's "
+            "higher_wins is false. Per hand: divided by hands.played (null when none).",
+        ),
+    }
+
+
+def standings_schema(base_uri: str) -> dict[str, Any]:
+    rating = {
+        "anyOf": [
+            _obj(
+                {
+                    "mu": {"type": "number"},
+                    "sigma": {"type": "number"},
+                    "ordinal": {"type": "number", "description": "mu - 3 sigma: what players are ordered by."},
+                    "matches": COUNT,
+                },
+                "The OpenSkill (Plackett-Luce) rating after the rated matches of this variant.",
+            ),
+            {"type": "null", "description": "No rated match (only abandoned or uncounted ones)."},
+        ]
+    }
+    history = _obj(
+        {
+            "match_id": {"type": "string"},
+            "date": {"type": ["string", "null"]},
+            "mu": {"type": "number"},
+            "sigma": {"type": "number"},
+            "ordinal": {"type": "number"},
+        },
+        "The rating just after one rated match.",
+    )
+    play = _obj(
+        {
+            "hands": COUNT,
+            "block_hands": COUNT,
+            "block_pips": COUNT,
+            "block_pips_average": NUMBER_OR_NULL,
+            "passes": COUNT,
+            "draws": COUNT,
+            "passes_per_hand": NUMBER_OR_NULL,
+            "draws_per_hand": NUMBER_OR_NULL,
+            "timed_moves": COUNT,
+            "move_seconds": {"type": "number", "minimum": 0},
+            "seconds_per_move": NUMBER_OR_NULL,
+            "reneges": {**COUNT, "description": "Certain reneges, in every match played (invalid ones too)."},
+            "possible_reneges": {
+                **COUNT,
+                "description": "Reneges hidden tiles leave open, in every match played (invalid ones too).",
+            },
+        },
+        "How the player played over the counted matches (reneges: over every match).",
+    )
+    player = _obj(
+        {
+            "name": {"type": "string"},
+            "place": {"type": ["integer", "null"], "minimum": 1, "description": "By the ordinal; null: not rated."},
+            "rating": rating,
+            **_tally(),
+            "play": play,
+            "history": {"type": "array", "items": history},
+        }
+    )
+    partnership = _obj(
+        {
+            "name": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+            **_tally(),
+        }
+    )
+    match = _obj(
+        {
+            "id": {"type": "string"},
+            "date": {"type": ["string", "null"]},
+            "status": {"enum": ["complete", "abandoned", "invalid"]},
+            "counted": {"type": "boolean"},
+            "rated": {"type": "boolean"},
+        }
+    )
+    variant = _obj(
+        {
+            "variant": {"type": "string", "description": "The variant's name; 'unknown' where it could not be read."},
+            "title": {"type": "string"},
+            "higher_wins": {"type": "boolean", "description": "False: points are penalties, the lowest total wins."},
+            "counts": _obj({"matches": COUNT, "counted": COUNT, "invalid": COUNT, "rated": COUNT}),
+            "players": {"type": "array", "items": player},
+            "partnerships": {"type": "array", "items": partnership},
+            "matches": {"type": "array", "items": match},
+        },
+        "The standings of one variant: one rating pool.",
+    )
+    filters = _obj(
+        {
+            "variant": {"type": ["string", "null"]},
+            "meta": {"type": "object", "additionalProperties": {"type": "string"}},
+            "since": {"type": ["string", "null"], "format": "date"},
+            "until": {"type": ["string", "null"], "format": "date"},
+            "include_invalid": {"type": "boolean"},
+        }
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"{base_uri}standings.schema.json",
+        "title": "dominolog standings --format json",
+        "description": "Each player's and partnership's record, hands, points, play and rating, one group per "
+        "variant, as `dominolog standings --format json` prints them.",
+        **_obj(
+            {
+                "generator": {"type": "string"},
+                "filters": filters,
+                "matches": _obj({"read": COUNT, "selected": COUNT}),
+                "variants": {"type": "array", "items": variant},
+                "legend": {"type": "array", "items": {"type": "string"}},
+            }
+        ),
+    }

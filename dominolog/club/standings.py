@@ -1,0 +1,286 @@
+"""The club's standings: each player's (and each partnership's) record, hands, points, play and
+rating over many matches, one table per variant. Pure: summaries in, tables out (no files, no CLI).
+
+What the figures mean (the output's legend says the same):
+
+- **played**: matches counted (valid ones; every one with ``include_invalid``); **won**, **lost**,
+  **drawn** (complete, no winner), **abandoned** (no ``match_end``, or one saying ``reason:
+  abandoned``: see :func:`match_summary`) split them.
+- **invalid**: matches with a violation the player played. Not counted in any other figure (but
+  reneges) unless ``include_invalid``; their scores are then what the rules give, as always.
+- **hands**: hands played to an end (abandoned hands left out); **hands won** by ``domino``, by a
+  block (a hand ending ``block`` or ``stock-out``: nobody can play) or other ends (``passes``,
+  ``target``, ...). A hand's winner is who the rules name: in partnership games a domino may be won
+  by one partner alone or by the side.
+- **points for**: the sum of the player's own points in every hand of the counted matches (the match
+  totals the rules give: partners score together, so each partner has the side's points).
+  **points against**: in the same hands, the sum over each opposing side of that side's points
+  (with four players each alone, all three opponents' points). **per hand**: divided by ``hands``.
+  Where the variant scores penalties (``higher_wins`` False, Brettspielnetz), points for are the
+  player's penalties: lower is better.
+- **play**: average pips left in the player's hand at a block (over blocked hands with the pips
+  known), passes and draws per hand, average seconds per move (where the log has times), all over
+  the counted matches; **reneges** (certain) and **possible reneges** (hidden tiles leave them
+  open) over every match the player played, invalid ones too: a certain renege is what makes a
+  match invalid.
+- **rating**: OpenSkill (``dominolog.club.ratings``), one pool per variant, the counted complete
+  matches in the order played; players are ordered by the ordinal ``mu - 3 sigma``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+
+from dominolog.club.ratings import PlayerRating, rate
+from dominolog.club.summary import BLOCKED, MatchSummary, PlayerFigures, parse_time, summarize
+from dominolog.log.reader import Record
+
+#: the key of matches whose variant could not be read
+UNKNOWN = "unknown"
+
+
+@dataclass(slots=True)
+class Filters:
+    """Which matches the standings count: all of these must hold."""
+
+    variant: str | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+    since: date | None = None  # inclusive
+    until: date | None = None  # inclusive
+
+    def keeps(self, s: MatchSummary) -> bool:
+        if self.variant is not None and s.variant != self.variant:
+            return False
+        if any(k not in s.meta or str(s.meta[k]) != v for k, v in self.meta.items()):
+            return False
+        if self.since is not None or self.until is not None:
+            day = match_day(s)
+            if day is None:
+                return False
+            if self.since is not None and day < self.since:
+                return False
+            if self.until is not None and day > self.until:
+                return False
+        return True
+
+
+def match_summary(match_id: str, records: list[Record], source: str | None = None) -> MatchSummary:
+    """:func:`summarize`, with a match the table ended as abandoned (a ``match_end`` with ``reason:
+    abandoned``) marked not complete: for the standings it is abandoned (not drawn) and not rated."""
+    s = summarize(match_id, records, source)
+    ends = [r.event for r in records if r.event is not None and r.event.type == "match_end"]
+    if ends and getattr(ends[-1], "reason", None) == "abandoned":
+        s.complete = False
+    return s
+
+
+def parse_day(text: str) -> date:
+    """An ISO date (``2026-09-17``); ValueError saying why not."""
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not an ISO date (YYYY-MM-DD)") from None
+
+
+def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
+    """``key=value`` filters as a dict; ValueError naming the first that is not one."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"{pair!r} is not key=value")
+        out[key] = value
+    return out
+
+
+def match_day(s: MatchSummary) -> date | None:
+    """The day a match was played, as written (a time's own date, whatever its offset), or None."""
+    when = parse_time(s.date) if s.date else None
+    return when.date() if when is not None else None
+
+
+def winners_of(value: object) -> set[str]:
+    return set(value) if isinstance(value, list) else {value} if isinstance(value, str) else set()
+
+
+@dataclass(slots=True)
+class Tally:
+    """The record of a player or a partnership over the matches of one variant."""
+
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    drawn: int = 0
+    abandoned: int = 0
+    invalid: int = 0
+    hands: int = 0
+    won_domino: int = 0
+    won_block: int = 0
+    won_other: int = 0
+    points_for: int = 0
+    points_against: int = 0
+
+    @property
+    def hands_won(self) -> int:
+        return self.won_domino + self.won_block + self.won_other
+
+    def per_hand(self, value: float) -> float | None:
+        return value / self.hands if self.hands else None
+
+    def count(self, s: MatchSummary, side: tuple[str, ...], counted: bool) -> None:
+        """Add one match, seen from ``side`` (one player alone, or a partnership)."""
+        if not s.valid:
+            self.invalid += 1
+        if not counted:
+            return
+        self.played += 1
+        winners = winners_of(s.winner)
+        if not s.complete:
+            self.abandoned += 1
+        elif not winners:
+            self.drawn += 1
+        elif winners & set(side):
+            self.won += 1
+        else:
+            self.lost += 1
+        mine = next((x for x in s.sides if set(side) <= set(x)), side)
+        others = [x for x in s.sides if x != mine]
+        for h in s.hands:
+            self.points_for += h.points.get(side[0], 0)
+            self.points_against += sum(h.points.get(x[0], 0) for x in others)
+            if h.end == "abandoned":
+                continue
+            self.hands += 1
+            if winners_of(h.winner) & set(side):
+                if h.end == "domino":
+                    self.won_domino += 1
+                elif h.end in BLOCKED:
+                    self.won_block += 1
+                else:
+                    self.won_other += 1
+
+
+@dataclass(slots=True)
+class PlayerRow:
+    name: str
+    tally: Tally = field(default_factory=Tally)
+    #: play over the counted matches
+    figures: PlayerFigures = field(default_factory=PlayerFigures)
+    #: over every match played, invalid ones too
+    reneges: int = 0
+    possible_reneges: int = 0
+    rating: PlayerRating | None = None
+    place: int | None = None  # by the ordinal, among the rated players
+
+    @property
+    def block_pips_average(self) -> float | None:
+        f = self.figures
+        return f.block_pips / f.block_hands if f.block_hands else None
+
+    @property
+    def passes_per_hand(self) -> float | None:
+        return self.figures.passes / self.figures.hands if self.figures.hands else None
+
+    @property
+    def draws_per_hand(self) -> float | None:
+        return self.figures.draws / self.figures.hands if self.figures.hands else None
+
+    @property
+    def seconds_per_move(self) -> float | None:
+        f = self.figures
+        return f.move_seconds / f.timed_moves if f.timed_moves else None
+
+
+@dataclass(slots=True)
+class PartnershipRow:
+    players: tuple[str, ...]
+    tally: Tally = field(default_factory=Tally)
+
+    @property
+    def name(self) -> str:
+        return " & ".join(self.players)
+
+
+@dataclass(slots=True)
+class VariantTable:
+    """The standings of one variant (one rating pool)."""
+
+    variant: str
+    title: str
+    higher_wins: bool
+    matches: list[MatchSummary]  # every match of this variant the filters kept, invalid ones too
+    counted: list[MatchSummary]
+    rated: list[MatchSummary]  # in the order rated
+    players: list[PlayerRow]
+    partnerships: list[PartnershipRow]
+
+    @property
+    def invalid(self) -> int:
+        return sum(not s.valid for s in self.matches)
+
+
+@dataclass(slots=True)
+class Standings:
+    tables: list[VariantTable]
+    filters: Filters
+    include_invalid: bool
+    #: matches read before the filters
+    read: int = 0
+
+    @property
+    def matches(self) -> int:
+        return sum(len(t.matches) for t in self.tables)
+
+
+def standings(
+    summaries: Iterable[MatchSummary], filters: Filters | None = None, include_invalid: bool = False
+) -> Standings:
+    """The standings of the matches the filters keep, one table per variant (sorted by name)."""
+    filters = filters or Filters()
+    every = list(summaries)
+    kept = [s for s in every if filters.keeps(s)]
+    groups: dict[str, list[MatchSummary]] = {}
+    for s in kept:
+        groups.setdefault(s.variant or UNKNOWN, []).append(s)
+    order = sorted(groups, key=lambda v: (v == UNKNOWN, v))
+    tables = [_table(v, groups[v], include_invalid) for v in order]
+    return Standings(tables, filters, include_invalid, len(every))
+
+
+def _table(variant: str, matches: list[MatchSummary], include_invalid: bool) -> VariantTable:
+    players: dict[str, PlayerRow] = {}
+    pairs: dict[tuple[str, ...], PartnershipRow] = {}
+    counted: list[MatchSummary] = []
+    for s in matches:
+        count = s.valid or include_invalid
+        if count:
+            counted.append(s)
+        for p in s.players:
+            row = players.setdefault(p, PlayerRow(p))
+            side = next((x for x in s.sides if p in x), (p,))
+            row.tally.count(s, (p, *[q for q in side if q != p]), count)
+            f = s.figures.get(p, PlayerFigures())
+            row.reneges += f.reneges
+            row.possible_reneges += f.possible_reneges
+            if count:
+                row.figures.add(f)
+        for side in s.sides:
+            if len(side) > 1:
+                key = tuple(sorted(side))
+                pairs.setdefault(key, PartnershipRow(key)).tally.count(s, key, count)
+    ratings, rated = rate(counted)
+    for name, row in players.items():
+        row.rating = ratings.get(name)
+    ranked = sorted(
+        (r for r in players.values() if r.rating is not None),
+        key=lambda r: (-r.rating.ordinal, -r.rating.mu, r.name),  # type: ignore[union-attr]
+    )
+    for place, row in enumerate(ranked, 1):
+        row.place = place
+    unrated = sorted((r for r in players.values() if r.rating is None), key=lambda r: r.name)
+    partnerships = sorted(pairs.values(), key=lambda r: (-r.tally.won, r.tally.lost, -r.tally.played, r.name))
+    first = matches[0]
+    title = first.title if variant != UNKNOWN else "Unknown variant"
+    return VariantTable(variant, title, first.higher_wins, matches, counted, rated, ranked + unrated, partnerships)

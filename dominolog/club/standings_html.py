@@ -1,0 +1,204 @@
+"""The standings as one self-contained HTML page: per variant, the tables of the text output, the
+rating history of its players as an inline SVG chart (mu, with a band of one sigma either side) and
+each player's history (the rating after each match) under it. No script, nothing loaded."""
+
+from __future__ import annotations
+
+from dominolog.club.chart import Series, line_chart
+from dominolog.club.page import esc, html_page
+from dominolog.club.ratings import new_rating
+from dominolog.club.standings import PlayerRow, Standings, Tally, VariantTable
+from dominolog.club.standings_render import LEGEND, counts_line, filters_line, fixed
+from dominolog.textsafe import shown
+
+EXTRA_CSS = """
+.scroll { overflow-x: auto; }
+table.standings { margin: 0 0 .8rem; }
+table.standings caption { text-align: left; font-weight: 600; padding: .2rem 0; }
+table.standings tbody.pairs tr:first-child td { border-top: 2px solid var(--line); }
+details.history { margin: .3rem 0; }
+details.history summary { cursor: pointer; }
+ul.legend { color: var(--muted); font-size: .85rem; padding-left: 1.1rem; }
+@media print { details.history { display: none; } }
+"""
+
+
+def _row(cells: list[str], first_text: int) -> str:
+    """A table row: the first ``first_text`` cells text, the others numbers (cells already escaped)."""
+    return (
+        "<tr>"
+        + "".join(f"<td>{c}</td>" if i < first_text else f'<td class="num">{c}</td>' for i, c in enumerate(cells))
+        + "</tr>"
+    )
+
+
+def _head(headers: list[str], first_text: int) -> str:
+    return (
+        "<thead><tr>"
+        + "".join(
+            f'<th scope="col">{esc(h)}</th>' if i < first_text else f'<th scope="col" class="num">{esc(h)}</th>'
+            for i, h in enumerate(headers)
+        )
+        + "</tr></thead>"
+    )
+
+
+def _record(t: Tally) -> list[str]:
+    return [str(x) for x in (t.played, t.won, t.lost, t.drawn, t.abandoned, t.invalid)]
+
+
+def _points(t: Tally) -> list[str]:
+    return [
+        str(t.hands),
+        str(t.won_domino),
+        str(t.won_block),
+        str(t.won_other),
+        str(t.points_for),
+        str(t.points_against),
+        fixed(t.per_hand(t.points_for)),
+        fixed(t.per_hand(t.points_against)),
+    ]
+
+
+def _table(caption: str, headers: list[str], first_text: int, rows: list[str], pairs: list[str]) -> str:
+    tail = f'<tbody class="pairs">{"".join(pairs)}</tbody>' if pairs else ""
+    return (
+        f'<div class="scroll"><table class="standings"><caption>{esc(caption)}</caption>'
+        f"{_head(headers, first_text)}<tbody>{''.join(rows)}</tbody>{tail}</table></div>"
+    )
+
+
+def _chart(t: VariantTable) -> str:
+    """The rating (mu, band of sigma) of each rated player after each rated match they played."""
+    rated = [r for r in t.players if r.rating is not None]
+    if not t.rated or not rated:
+        return ""
+    ids = {s.match_id: i for i, s in enumerate(t.rated, 1)}
+    start = new_rating()
+    series = []
+    for r in rated:
+        assert r.rating is not None
+        # every line starts where OpenSkill starts everyone (mu 25, sigma 25/3), then one point per match
+        mus: list[float | None] = [start.mu] + [None] * len(t.rated)
+        sigmas: list[float | None] = [start.sigma] + [None] * len(t.rated)
+        for point in r.rating.history:
+            i = ids[point.match_id]
+            mus[i], sigmas[i] = point.mu, point.sigma
+        series.append(Series(shown(r.name, 60), mus, spread=sigmas))  # (the chart escapes it for HTML)
+    labels = ["start"] + [(s.date or "?")[:10] for s in t.rated]
+    return line_chart(
+        series,
+        [shown(x, 20) for x in labels],
+        f"{t.title}: rating after each match (mu; band: one sigma either side)",
+        "rating (mu)",
+    )
+
+
+def _history(r: PlayerRow) -> str:
+    if r.rating is None or not r.rating.history:
+        return ""
+    rows = [
+        _row([esc(h.date or "-"), esc(h.match_id, 120), fixed(h.mu), fixed(h.sigma), fixed(h.ordinal)], 2)
+        for h in r.rating.history
+    ]
+    return (
+        f'<details class="history"><summary>{esc(r.name)}: rating after each match</summary>'
+        + _table("", ["date", "match", "mu", "sigma", "ordinal"], 2, rows, [])
+        + "</details>"
+    )
+
+
+def _variant(t: VariantTable, include_invalid: bool) -> str:
+    if not t.players:
+        return (
+            f'<section class="card variant" data-variant="{esc(t.variant)}"><h2>{esc(t.title)}</h2>'
+            f'<p class="sub">{esc(counts_line(t, include_invalid))}</p></section>'
+        )
+    invalid = "invalid (counted)" if include_invalid else "invalid (not counted)"
+    rows = []
+    for r in t.players:
+        rating = r.rating
+        cells = (
+            [fixed(rating.ordinal), fixed(rating.mu), fixed(rating.sigma), str(rating.matches)]
+            if rating is not None
+            else ["-", "-", "-", "0"]
+        )
+        rows.append(_row([str(r.place or "-"), esc(r.name), *cells, *_record(r.tally)], 2))
+    pairs = [_row(["", esc(p.name), "", "", "", "", *_record(p.tally)], 2) for p in t.partnerships]
+    standings = _table(
+        "Record and rating",
+        ["#", "player", "ordinal", "mu", "sigma", "rated", "played", "won", "lost", "drawn", "aband.", invalid],
+        2,
+        rows,
+        pairs,
+    )
+    word = "points" if t.higher_wins else "penalties"
+    points = _table(
+        "Hands and points",
+        [
+            "player",
+            "hands",
+            "won by domino",
+            "won by block",
+            "won other",
+            f"{word} for",
+            f"{word} against",
+            "for per hand",
+            "against per hand",
+        ],
+        1,
+        [_row([esc(r.name), *_points(r.tally)], 1) for r in t.players],
+        [_row([esc(p.name), *_points(p.tally)], 1) for p in t.partnerships],
+    )
+    play_rows = [
+        _row(
+            [
+                esc(r.name),
+                fixed(r.block_pips_average, 1),
+                fixed(r.passes_per_hand),
+                fixed(r.draws_per_hand),
+                str(r.reneges),
+                str(r.possible_reneges),
+                fixed(r.seconds_per_move, 1),
+            ],
+            1,
+        )
+        for r in t.players
+    ]
+    play = _table(
+        "Play",
+        [
+            "player",
+            "pips left at a block",
+            "passes per hand",
+            "draws per hand",
+            "reneges",
+            "possible reneges",
+            "seconds per move",
+        ],
+        1,
+        play_rows,
+        [],
+    )
+    chart = _chart(t)
+    history = "".join(_history(r) for r in t.players)
+    rating = f'<div class="rating-chart">{chart}</div>{history}' if chart else ""
+    return (
+        f'<section class="card variant" data-variant="{esc(t.variant)}">'
+        f'<h2>{esc(t.title)} <span class="muted">({esc(t.variant)})</span></h2>'
+        f'<p class="sub">{esc(counts_line(t, include_invalid))}</p>'
+        f"{standings}{points}{play}{rating}</section>"
+    )
+
+
+def render_html(st: Standings) -> str:
+    """The whole page."""
+    n = st.matches
+    filters = filters_line(st)
+    sub = f"{n} match{'es' * (n != 1)}" + (f"; {filters}" if filters else "")
+    body = [f'<h1>Standings</h1><p class="sub">{esc(sub, 1000)}</p>']
+    if not st.tables:
+        body.append(f'<p class="card">No matches (of {st.read} read).</p>')
+    body += [_variant(t, st.include_invalid) for t in st.tables]
+    body.append('<ul class="legend">' + "".join(f"<li>{esc(line, 1000)}</li>" for line in LEGEND) + "</ul>")
+    return html_page("Standings", "".join(body), EXTRA_CSS)

@@ -1,0 +1,401 @@
+"""The standings as text (Rich tables, one group per variant), CSV (one row per player, or partnership,
+per variant) and JSON (one document: ``schemas/standings.schema.json``).
+
+Text is for people: every name from a log goes through :func:`dominolog.textsafe.shown` into a Rich
+``Text`` (never parsed as markup). CSV cells are made formula-safe; JSON keeps names as written.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from rich import box
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from dominolog import __version__
+from dominolog.club.standings import UNKNOWN, PartnershipRow, PlayerRow, Standings, Tally, VariantTable
+from dominolog.export import csv_text
+from dominolog.textsafe import shown
+
+#: what the columns mean, in a few lines (text and HTML show it under the tables)
+LEGEND = (
+    "#: place by the rating's ordinal, mu - 3 sigma (OpenSkill, one pool per variant, the counted complete "
+    "matches in the order played); rated: matches rated.",
+    "played = won + lost + drawn (complete, no winner) + aband. (no match_end, or one saying abandoned). "
+    "invalid: matches with "
+    "violations, not counted in any other column (but reneges) unless --include-invalid.",
+    "hands: hands played to an end; won by block: hands ended block or stock-out (nobody could play); "
+    "partners win a hand together.",
+    "points for: the player's own points in every hand of the counted matches (partners: their side's); "
+    "against: the opposing sides' points in those hands; per hand: divided by hands. Where points are "
+    "penalties the lowest total wins.",
+    "pips left at a block: average over blocked hands; passes, draws per hand; reneges: certain (in every "
+    "match, invalid ones too), possible: hidden tiles leave them open; seconds per move: where the log has times.",
+)
+
+#: the CSV's columns: where a figure has no base (no hands, not rated, a partnership's play) the cell is empty
+CSV_HEADER = [
+    "variant", "title", "higher_wins", "kind", "name", "place", "ordinal", "mu", "sigma", "rated",
+    "played", "won", "lost", "drawn", "abandoned", "invalid", "invalid_counted",
+    "hands", "hands_won_domino", "hands_won_block", "hands_won_other",
+    "points_for", "points_against", "points_for_per_hand", "points_against_per_hand",
+    "block_hands", "block_pips_average", "passes_per_hand", "draws_per_hand",
+    "reneges", "possible_reneges", "timed_moves", "seconds_per_move",
+]  # fmt: skip
+
+
+def fixed(value: float | None, places: int = 2, none: str = "-") -> str:
+    return none if value is None else f"{value:.{places}f}"
+
+
+def scoring(t: VariantTable) -> str:
+    return "the highest total wins" if t.higher_wins else "points are penalties: the lowest total wins"
+
+
+def counts_line(t: VariantTable, include_invalid: bool) -> str:
+    n = len(t.matches)
+    if t.variant == UNKNOWN:
+        return f"{n} match{'es' * (n != 1)} that could not be read (dominolog verify tells why)"
+    parts = [f"{n} match{'es' * (n != 1)}"]
+    if t.invalid:
+        parts.append(f"{t.invalid} invalid ({'counted' if include_invalid else 'not counted'})")
+    parts.append(f"{len(t.rated)} rated")
+    return ", ".join(parts) + f"; {scoring(t)}"
+
+
+def filters_line(st: Standings) -> str:
+    f = st.filters
+    parts = [f"variant {f.variant}"] if f.variant else []
+    parts += [f"{k}={v}" for k, v in f.meta.items()]
+    if f.since:
+        parts.append(f"since {f.since.isoformat()}")
+    if f.until:
+        parts.append(f"until {f.until.isoformat()}")
+    if st.include_invalid:
+        parts.append("invalid matches counted")
+    return ", ".join(parts)
+
+
+# -- text --------------------------------------------------------------------------------------------
+
+
+def _name(value: str) -> Text:
+    return Text(shown(value, 40), no_wrap=True, overflow="ellipsis")
+
+
+def _record_cells(t: Tally) -> list[str]:
+    return [str(x) for x in (t.played, t.won, t.lost, t.drawn, t.abandoned, t.invalid)]
+
+
+def _points_cells(t: Tally) -> list[str]:
+    return [
+        str(t.hands),
+        str(t.won_domino),
+        str(t.won_block),
+        str(t.won_other),
+        str(t.points_for),
+        str(t.points_against),
+        fixed(t.per_hand(t.points_for)),
+        fixed(t.per_hand(t.points_against)),
+    ]
+
+
+def _table(title: str, headers: list[str], first_left: int) -> Table:
+    table = Table(
+        title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False
+    )
+    for i, h in enumerate(headers):
+        table.add_column(h, justify="left" if i < first_left else "right", no_wrap=i >= first_left)
+    return table
+
+
+def _variant_group(t: VariantTable, include_invalid: bool) -> Group:
+    invalid = "invalid\n(counted)" if include_invalid else "invalid\nnot counted"
+    record = _table(
+        "Record and rating",
+        ["#", "player", "ordinal", "mu", "sigma", "rated", "played", "won", "lost", "drawn", "aband.", invalid],
+        2,
+    )
+    for r in t.players:
+        rating = r.rating
+        cells = (
+            [fixed(rating.ordinal), fixed(rating.mu), fixed(rating.sigma), str(rating.matches)]
+            if rating is not None
+            else ["-", "-", "-", "0"]
+        )
+        record.add_row(str(r.place or "-"), _name(r.name), *cells, *_record_cells(r.tally))
+    pairs = None
+    if t.partnerships:  # a table of their own: the rating columns are the players'
+        pairs = _table("Partnerships", ["partnership", "played", "won", "lost", "drawn", "aband.", invalid], 1)
+        for p in t.partnerships:
+            pairs.add_row(_name(p.name), *_record_cells(p.tally))
+    word = "points" if t.higher_wins else "penalties"
+    points = _table(
+        "Hands and points",
+        [
+            "player",
+            "hands",
+            "won by\ndomino",
+            "won by\nblock",
+            "won\nother",
+            f"{word}\nfor",
+            f"{word}\nagainst",
+            "for per\nhand",
+            "against\nper hand",
+        ],
+        1,
+    )
+    for r in t.players:
+        points.add_row(_name(r.name), *_points_cells(r.tally))
+    if t.partnerships:
+        points.add_section()
+        for p in t.partnerships:
+            points.add_row(_name(p.name), *_points_cells(p.tally))
+    play = _table(
+        "Play",
+        [
+            "player",
+            "pips left\nat a block",
+            "passes\nper hand",
+            "draws\nper hand",
+            "reneges",
+            "possible\nreneges",
+            "seconds\nper move",
+        ],
+        1,
+    )
+    for r in t.players:
+        play.add_row(
+            _name(r.name),
+            fixed(r.block_pips_average, 1),
+            fixed(r.passes_per_hand),
+            fixed(r.draws_per_hand),
+            str(r.reneges),
+            str(r.possible_reneges),
+            fixed(r.seconds_per_move, 1),
+        )
+    heading = Text(f"{shown(t.title)} ({shown(t.variant)})", style="bold")
+    heading.append(f"\n{counts_line(t, include_invalid)}", style="")
+    if not t.players:
+        return Group(heading)
+    parts = [heading, Text(""), record]
+    if pairs is not None:
+        parts += [Text(""), pairs]
+    return Group(*parts, Text(""), points, Text(""), play)
+
+
+def render_text(st: Standings, width: int = 100) -> str:
+    """The standings as plain-text tables for a terminal of ``width`` columns."""
+    out = io.StringIO()
+    console = Console(
+        file=out,
+        width=width,
+        color_system=None,
+        force_terminal=False,
+        highlight=False,
+        emoji=False,
+        markup=False,
+    )
+    n = st.matches
+    filters = filters_line(st)
+    head = Text(f"Standings: {n} match{'es' * (n != 1)}", style="bold")
+    if filters:
+        head.append(f" ({shown(filters, 400)})", style="")
+    if not st.tables:
+        head.append(f"\nno matches (of {st.read} read)", style="")
+        console.print(head)
+        return _trimmed(out.getvalue())
+    console.print(head)
+    for t in st.tables:
+        console.print()
+        console.print(_variant_group(t, st.include_invalid))
+    console.print()
+    for line in LEGEND:
+        console.print(Text(line))
+    return _trimmed(out.getvalue())
+
+
+def _trimmed(text: str) -> str:
+    return "".join(line.rstrip() + "\n" for line in text.splitlines())
+
+
+# -- CSV ---------------------------------------------------------------------------------------------
+
+
+def _round(value: float | None, places: int) -> float | None:
+    return None if value is None else round(value, places)
+
+
+def _csv_rows(st: Standings) -> Iterator[list[Any]]:
+    for t in st.tables:
+        base = [t.variant, t.title, t.higher_wins]
+        for r in t.players:
+            rating = r.rating
+            rated = (
+                [fixed(rating.ordinal, 3), fixed(rating.mu, 3), fixed(rating.sigma, 3), rating.matches]
+                if rating is not None
+                else ["", "", "", 0]
+            )
+            yield [
+                *base,
+                "player",
+                r.name,
+                r.place if r.place is not None else "",
+                *rated,
+                *_tally_cells(r.tally, st.include_invalid),
+                r.figures.block_hands,
+                fixed(r.block_pips_average, 2, ""),
+                fixed(r.passes_per_hand, 2, ""),
+                fixed(r.draws_per_hand, 2, ""),
+                r.reneges,
+                r.possible_reneges,
+                r.figures.timed_moves,
+                fixed(r.seconds_per_move, 1, ""),
+            ]
+        for p in t.partnerships:
+            yield [*base, "partnership", p.name, "", "", "", "", "", *_tally_cells(p.tally, st.include_invalid)] + [
+                ""
+            ] * 8
+
+
+def _tally_cells(t: Tally, include_invalid: bool) -> list[Any]:
+    return [
+        t.played,
+        t.won,
+        t.lost,
+        t.drawn,
+        t.abandoned,
+        t.invalid,
+        include_invalid,
+        t.hands,
+        t.won_domino,
+        t.won_block,
+        t.won_other,
+        t.points_for,
+        t.points_against,
+        fixed(t.per_hand(t.points_for), 2, ""),
+        fixed(t.per_hand(t.points_against), 2, ""),
+    ]
+
+
+def render_csv(st: Standings) -> str:
+    """One row per player per variant, then one per partnership (``kind``); numbers as numbers,
+    booleans ``true``/``false``, an empty cell where a figure has no base (no hands, not rated)."""
+    return csv_text(_csv_rows(st), CSV_HEADER)
+
+
+# -- JSON --------------------------------------------------------------------------------------------
+
+
+def _tally_json(t: Tally) -> dict[str, Any]:
+    return {
+        "record": {
+            "played": t.played,
+            "won": t.won,
+            "lost": t.lost,
+            "drawn": t.drawn,
+            "abandoned": t.abandoned,
+            "invalid": t.invalid,
+        },
+        "hands": {"played": t.hands, "won_domino": t.won_domino, "won_block": t.won_block, "won_other": t.won_other},
+        "points": {
+            "for": t.points_for,
+            "against": t.points_against,
+            "for_per_hand": _round(t.per_hand(t.points_for), 4),
+            "against_per_hand": _round(t.per_hand(t.points_against), 4),
+        },
+    }
+
+
+def _player_json(r: PlayerRow) -> dict[str, Any]:
+    f = r.figures
+    rating = r.rating
+    return {
+        "name": r.name,
+        "place": r.place,
+        "rating": None
+        if rating is None
+        else {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal, "matches": rating.matches},
+        **_tally_json(r.tally),
+        "play": {
+            "hands": f.hands,
+            "block_hands": f.block_hands,
+            "block_pips": f.block_pips,
+            "block_pips_average": _round(r.block_pips_average, 4),
+            "passes": f.passes,
+            "draws": f.draws,
+            "passes_per_hand": _round(r.passes_per_hand, 4),
+            "draws_per_hand": _round(r.draws_per_hand, 4),
+            "timed_moves": f.timed_moves,
+            "move_seconds": f.move_seconds,
+            "seconds_per_move": _round(r.seconds_per_move, 4),
+            "reneges": r.reneges,
+            "possible_reneges": r.possible_reneges,
+        },
+        "history": []
+        if rating is None
+        else [
+            {"match_id": h.match_id, "date": h.date, "mu": h.mu, "sigma": h.sigma, "ordinal": h.ordinal}
+            for h in rating.history
+        ],
+    }
+
+
+def _partnership_json(p: PartnershipRow) -> dict[str, Any]:
+    return {"name": p.name, "players": list(p.players), **_tally_json(p.tally)}
+
+
+def standings_document(st: Standings) -> dict[str, Any]:
+    """The standings as one JSON document (``schemas/standings.schema.json``)."""
+    f = st.filters
+    variants = []
+    for t in st.tables:
+        counted = {id(s) for s in t.counted}
+        rated = {id(s) for s in t.rated}
+        variants.append(
+            {
+                "variant": t.variant,
+                "title": t.title,
+                "higher_wins": t.higher_wins,
+                "counts": {
+                    "matches": len(t.matches),
+                    "counted": len(t.counted),
+                    "invalid": t.invalid,
+                    "rated": len(t.rated),
+                },
+                "players": [_player_json(r) for r in t.players],
+                "partnerships": [_partnership_json(p) for p in t.partnerships],
+                "matches": [
+                    {
+                        "id": s.match_id,
+                        "date": s.date,
+                        "status": s.status,
+                        "counted": id(s) in counted,
+                        "rated": id(s) in rated,
+                    }
+                    for s in t.matches
+                ],
+            }
+        )
+    return {
+        "generator": f"dominolog {__version__}",
+        "filters": {
+            "variant": f.variant,
+            "meta": dict(f.meta),
+            "since": f.since.isoformat() if f.since else None,
+            "until": f.until.isoformat() if f.until else None,
+            "include_invalid": st.include_invalid,
+        },
+        "matches": {"read": st.read, "selected": st.matches},
+        "variants": variants,
+        "legend": list(LEGEND),
+    }
+
+
+def render_json(st: Standings) -> str:
+    return json.dumps(standings_document(st), indent=2, ensure_ascii=False) + "\n"

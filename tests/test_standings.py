@@ -1,0 +1,410 @@
+"""``dominolog standings`` (issue 14): every figure of a small hand-built season, worked out here from the
+logs' own events (deals, plays, passes, hand_end, match_end), never by the code under test; the ratings
+against OpenSkill called directly; CSV, JSON (against its schema) and text through the console script."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from openskill.models import PlackettLuce
+from typer.testing import CliRunner
+
+from dominolog.cli import app
+from dominolog.club.standings import Filters, PlayerRow, Standings, match_summary, standings
+from dominolog.log.hashchain import add_hashes
+from dominolog.log.writer import dump_line
+from dominolog.recording.notation import iter_matches_any
+from dominolog.simulate import simulate_match
+from dominolog.store import match_id_of
+from dominolog.tiles import Tile
+from tests.conftest import ROOT, Ran
+
+Cli = Callable[..., Ran]
+Events = list[dict[str, Any]]
+
+#: id, variant, players, seed, options, date (meta), table, what is done to the log
+SPRING: list[tuple[str, str, list[str], int, dict[str, Any] | None, str | None, str, str]] = [
+    ("spring-1", "ghost13", ["Ana", "Ben"], 0, {"target": 50}, "2026-03-05", "1", ""),  # Ana wins
+    ("spring-2", "ghost13", ["Cleo", "Ana"], 2, {"target": 50}, "2026-03-12", "2", ""),  # Ana wins
+    ("spring-3", "ghost13", ["Ben", "Cleo"], 5, {"target": 50}, "2026-03-19", "1", ""),  # Ben wins
+    ("spring-4", "ghost13", ["Ben", "Cleo"], 1, {"target": 50}, "2026-03-26", "2", "abandon"),
+    ("spring-5", "ghost13", ["Ana", "Ben"], 3, {"target": 50}, "2026-04-02", "1", "tamper"),  # Ben wins
+    ("spring-6", "39", ["Dev", "Eli"], 4, {"hands": 1}, "2026-03-05", "3", ""),  # a draw, 2-2
+    (
+        "spring-7",
+        "double-draw",
+        ["Ana", "Ben", "Cleo", "Dev"],
+        2,
+        {"partners": True, "target": 50},
+        "2026-03-12",
+        "3",
+        "",
+    ),
+    ("spring-8", "brettspielnetz", ["Eli", "Fay"], 1, None, None, "4", "undated"),  # penalties; no date at all
+]
+#: what a hand that nobody went out of is called, by variant
+NOT_DOMINO = {"ghost13": "block", "brettspielnetz": "block", "39": "other", "double-draw": "other"}
+SIDES = {"double-draw": [("Ana", "Cleo"), ("Ben", "Dev")]}
+#: the events a player makes on their turn (what the seconds per move are measured on)
+MOVES = ("play", "pass", "draw", "declare", "block_call")
+ZERO_ZERO = Tile(0, 0)
+
+
+def _build(spec: tuple[Any, ...]) -> tuple[Events, Events]:
+    """(what was played, as the rules score it; the log as written)."""
+    mid, variant, players, seed, options, day, table, how = spec
+    events = [{k: v for k, v in e.items() if k != "hash"} for e in simulate_match(variant, seed, 0, players, options)]
+    meta = {"event": "spring league", "table": table, **({"date": day} if day else {})}
+    events[0] = {**events[0], "id": mid, "meta": meta}
+    if how == "abandon":
+        events = events[:-1]
+    if how == "undated":
+        events = [{k: v for k, v in e.items() if k != "at"} for e in events]
+    truth = [dict(e) for e in events]
+    if how == "tamper":  # the table claims the first hand for the loser: a score-mismatch, the match invalid
+        first = next(i for i, e in enumerate(events) if e["type"] == "hand_end")
+        events[first] = {**events[first], "points": {p: 0 for p in players} | {"Ana": 30}, "winner": "Ana"}
+    return truth, add_hashes(events)
+
+
+@pytest.fixture(scope="module")
+def spring(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Events]]:
+    """The season in one file (several matches), and each match's true events by id."""
+    folder = tmp_path_factory.mktemp("spring")
+    truths, lines = {}, []
+    for spec in SPRING:
+        truth, written = _build(spec)
+        truths[spec[0]] = truth
+        lines += [dump_line(e) for e in written]
+    path = folder / "spring.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path, truths
+
+
+def _standings(path: Path, filters: Filters | None = None, include_invalid: bool = False) -> Standings:
+    summaries = []
+    for log in iter_matches_any(path):
+        s = match_summary(str(path), log.records)
+        s.match_id = match_id_of(log, s.head)
+        summaries.append(s)
+    return standings(summaries, filters, include_invalid)
+
+
+# -- the expected figures, from the events ---------------------------------------------------------
+
+
+def _time(at: str) -> datetime:
+    return datetime.fromisoformat(at.replace("Z", "+00:00"))
+
+
+def _expected(truths: dict[str, Events], variant: str, include_invalid: bool = False) -> dict[str, dict[str, Any]]:
+    """Every player's figures over the season's matches of ``variant``, from the events alone."""
+    out: dict[str, dict[str, Any]] = {}
+    for spec in SPRING:
+        mid, v, players, how = spec[0], spec[1], spec[2], spec[7]
+        if v != variant:
+            continue
+        events = truths[mid]
+        valid = how != "tamper"
+        sides = SIDES.get(v, [(p,) for p in players])
+        end = next((e for e in events if e["type"] == "match_end"), None)
+        for p in players:
+            x = out.setdefault(p, dict.fromkeys(FIGURES, 0))
+            x["invalid"] += not valid
+            if not (valid or include_invalid):
+                continue
+            x["played"] += 1
+            mine = next(s for s in sides if p in s)
+            winners = (
+                set()
+                if end is None
+                else set(end["winner"] if isinstance(end["winner"], list) else [end["winner"]] if end["winner"] else [])
+            )
+            x["abandoned" if end is None else "drawn" if not winners else "won" if winners & set(mine) else "lost"] += 1
+        held: dict[str, set[Tile]] = {}
+        last: datetime | None = None
+        for e in events:
+            who = e.get("player")
+            if e["type"] == "deal":
+                held = {q: {Tile.parse(t) for t in ts} for q, ts in e["hands"].items()}
+                board: set[Tile] = set()
+            elif e["type"] == "play":  # (Double Draw plays two tiles at once at times)
+                for t in e.get("tiles") or [e["tile"]]:
+                    held[who].discard(Tile.parse(t))
+                    board.add(Tile.parse(t))
+            elif e["type"] == "draw":
+                held[who].add(Tile.parse(e["tile"]))
+            if not (valid or include_invalid):
+                continue
+            if who is not None and e["type"] in MOVES:
+                x = out[who]
+                x["passes"] += e["type"] == "pass"
+                x["draws"] += e["type"] == "draw"
+                if "at" in e and last is not None and 0 <= (_time(e["at"]) - last).total_seconds() <= 900:
+                    x["timed"] += 1
+                    x["seconds"] += (_time(e["at"]) - last).total_seconds()
+            if "at" in e:
+                last = _time(e["at"])
+            if e["type"] != "hand_end":
+                continue
+            won = set(e["winner"] if isinstance(e["winner"], list) else [e["winner"]] if e["winner"] else [])
+            out_of_tiles = any(not held[w] for w in won)
+            for p in players:
+                x = out[p]
+                mine = next(s for s in sides if p in s)
+                x["hands"] += 1
+                x["for"] += e["points"][p]
+                x["against"] += sum(e["points"][s[0]] for s in sides if s != mine)
+                if won & set(mine):
+                    x["won_" + ("domino" if out_of_tiles else NOT_DOMINO[v])] += 1
+                if not out_of_tiles and NOT_DOMINO[v] == "block":
+                    x["block_hands"] += 1
+                    x["block_pips"] += sum(t.pips for t in held[p])
+                    # Ghost 13: a 0-0 left counts 13 when the other six 0s are on the table (at a block no
+                    # end shows a 0, or its holder could play it)
+                    if v == "ghost13" and ZERO_ZERO in held[p] and all(Tile(0, k) in board for k in range(1, 7)):
+                        x["block_pips"] += 13
+    return out
+
+
+FIGURES = [
+    "played", "won", "lost", "drawn", "abandoned", "invalid", "hands", "won_domino", "won_block", "won_other",
+    "for", "against", "passes", "draws", "timed", "seconds", "block_hands", "block_pips",
+]  # fmt: skip
+
+
+def _figures(r: PlayerRow) -> dict[str, Any]:
+    t, f = r.tally, r.figures
+    return {
+        "played": t.played, "won": t.won, "lost": t.lost, "drawn": t.drawn, "abandoned": t.abandoned,
+        "invalid": t.invalid, "hands": t.hands, "won_domino": t.won_domino, "won_block": t.won_block,
+        "won_other": t.won_other, "for": t.points_for, "against": t.points_against, "passes": f.passes,
+        "draws": f.draws, "timed": f.timed_moves, "seconds": f.move_seconds, "block_hands": f.block_hands,
+        "block_pips": f.block_pips,
+    }  # fmt: skip
+
+
+def _by_variant(st: Standings) -> dict[str, dict[str, dict[str, Any]]]:
+    return {t.variant: {r.name: _figures(r) for r in t.players} for t in st.tables}
+
+
+# -- the figures -------------------------------------------------------------------------------------
+
+
+def test_every_figure_is_what_the_events_give(spring: tuple[Path, dict[str, Events]]) -> None:
+    path, truths = spring
+    got = _by_variant(_standings(path))
+    assert list(got) == ["39", "brettspielnetz", "double-draw", "ghost13"]  # one table per variant
+    for variant, players in got.items():
+        assert players == _expected(truths, variant), variant
+    g = got["ghost13"]
+    # the record, spelled out: Ana won both her counted matches; spring-4 is abandoned; spring-5 invalid
+    assert {p: (x["played"], x["won"], x["lost"], x["drawn"], x["abandoned"], x["invalid"]) for p, x in g.items()} == {
+        "Ana": (2, 2, 0, 0, 0, 1),
+        "Ben": (3, 1, 1, 0, 1, 1),
+        "Cleo": (3, 0, 2, 0, 1, 0),
+    }
+    assert (g["Ana"]["for"], g["Ana"]["against"]) == (66 + 74, 44 + 6)  # the two match_end totals
+    assert {p: (x["drawn"], x["for"], x["against"]) for p, x in got["39"].items()} == {
+        "Dev": (1, 2, 2),
+        "Eli": (1, 2, 2),
+    }
+    assert got["ghost13"]["Ana"]["won_block"] + got["ghost13"]["Ana"]["won_domino"] > 0
+
+
+def test_an_invalid_match_is_counted_apart_unless_asked(spring: tuple[Path, dict[str, Events]]) -> None:
+    path, truths = spring
+    st = _standings(path, include_invalid=True)
+    got = _by_variant(st)
+    assert got["ghost13"] == _expected(truths, "ghost13", include_invalid=True)
+    ana, ben = got["ghost13"]["Ana"], got["ghost13"]["Ben"]
+    assert (ana["played"], ana["won"], ana["lost"], ana["invalid"]) == (3, 2, 1, 1)
+    assert (ben["played"], ben["won"], ben["lost"], ben["invalid"]) == (4, 2, 1, 1)
+    # the scores of the invalid match are the rules' (Ben 58), not the table's claim (Ana 30)
+    assert (ben["for"] - _expected(truths, "ghost13")["Ben"]["for"], ana["for"] - 140) == (58, 0)
+    table = next(t for t in st.tables if t.variant == "ghost13")
+    assert [s.match_id for s in table.rated] == ["spring-1", "spring-2", "spring-3", "spring-5"]
+
+
+def test_a_partnership_has_its_own_row(spring: tuple[Path, dict[str, Events]]) -> None:
+    path, truths = spring
+    table = next(t for t in _standings(path).tables if t.variant == "double-draw")
+    rows = {p.name: p.tally for p in table.partnerships}
+    assert list(rows) == ["Ana & Cleo", "Ben & Dev"]  # the winners first
+    ends = [e for e in truths["spring-7"] if e["type"] == "hand_end"]
+    ac, bd = rows["Ana & Cleo"], rows["Ben & Dev"]
+    assert (ac.played, ac.won, ac.lost, bd.won, bd.lost) == (1, 1, 0, 0, 1)
+    assert (ac.points_for, ac.points_against) == (82, 0) == (sum(e["points"]["Ana"] for e in ends), 0)
+    assert ac.hands == bd.hands == len(ends) == 3
+    assert ac.hands_won == sum(bool({"Ana", "Cleo"} & set(e["winner"] or [])) for e in ends)
+    players = {r.name: r for r in table.players}
+    assert players["Cleo"].tally.points_for == players["Ana"].tally.points_for == 82  # partners score together
+
+
+def test_filters(spring: tuple[Path, dict[str, Events]]) -> None:
+    path, _ = spring
+    from datetime import date
+
+    def ids(st: Standings) -> list[str]:
+        return sorted(s.match_id for t in st.tables for s in t.matches)
+
+    assert ids(_standings(path, Filters(variant="ghost13"))) == [f"spring-{k}" for k in range(1, 6)]
+    assert ids(_standings(path, Filters(meta={"table": "2"}))) == ["spring-2", "spring-4"]
+    assert ids(_standings(path, Filters(meta={"table": "2", "event": "spring league"}))) == ["spring-2", "spring-4"]
+    assert ids(_standings(path, Filters(meta={"table": "2", "event": "x"}))) == []
+    since = Filters(since=date(2026, 3, 12), until=date(2026, 3, 19))
+    assert ids(_standings(path, since)) == ["spring-2", "spring-3", "spring-7"]  # inclusive; undated left out
+    assert "spring-8" in ids(_standings(path, Filters(variant="brettspielnetz")))
+    assert ids(_standings(path, Filters(since=date(2026, 1, 1)))) == [f"spring-{k}" for k in range(1, 8)]
+
+
+def test_ratings_are_openskill_in_date_order(spring: tuple[Path, dict[str, Events]]) -> None:
+    path, truths = spring
+    table = next(t for t in _standings(path).tables if t.variant == "ghost13")
+    # by hand: the complete valid matches in date order; the winner's side ranked 1
+    model = PlackettLuce()
+    ratings: dict[str, Any] = {}
+    history: dict[str, list[tuple[str, float, float]]] = {}
+    for mid in ["spring-1", "spring-2", "spring-3"]:
+        start, end = truths[mid][0], truths[mid][-1]
+        teams = [[ratings.get(p) or model.rating(name=p)] for p in start["players"]]
+        new = model.rate(teams, ranks=[1 if p == end["winner"] else 2 for p in start["players"]])
+        for p, (r,) in zip(start["players"], new, strict=True):
+            ratings[p] = r
+            history.setdefault(p, []).append((mid, r.mu, r.sigma))
+    assert [r.name for r in table.players] == sorted(ratings, key=lambda p: -ratings[p].ordinal())
+    assert table.players[0].name == "Ana" and table.players[0].place == 1  # she won every match she played
+    for row in table.players:
+        assert row.rating is not None
+        assert (row.rating.mu, row.rating.sigma) == pytest.approx((ratings[row.name].mu, ratings[row.name].sigma))
+        assert row.rating.ordinal == pytest.approx(ratings[row.name].ordinal())
+        got = [(h.match_id, h.mu, h.sigma) for h in row.rating.history]
+        assert [g[0] for g in got] == [h[0] for h in history[row.name]]
+        assert [(g[1], g[2]) for g in got] == pytest.approx([(h[1], h[2]) for h in history[row.name]])
+    draw = next(t for t in _standings(path).tables if t.variant == "39")
+    assert [(r.rating.mu, r.rating.matches) for r in draw.players if r.rating] == [(25.0, 1), (25.0, 1)]
+
+
+# -- the command ------------------------------------------------------------------------------------
+
+runner = CliRunner()
+
+
+def _invoke(*args: object) -> Any:
+    """``dominolog ARGS`` in this process (the installed package's Typer app)."""
+    done = runner.invoke(app, [str(a) for a in args])
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+    return done
+
+
+def test_csv(spring: tuple[Path, dict[str, Events]]) -> None:
+    path, truths = spring
+    done = _invoke("standings", path, "--format", "csv")
+    assert done.exit_code == 0, done.stderr
+    rows = list(csv.reader(io.StringIO(done.stdout)))
+    header, body = rows[0], [dict(zip(rows[0], r, strict=True)) for r in rows[1:]]
+    assert header[:6] == ["variant", "title", "higher_wins", "kind", "name", "place"]
+    assert len(body) == 2 + 2 + 4 + 2 + 3  # players per variant, then the two partnerships
+    ana = next(r for r in body if r["variant"] == "ghost13" and r["name"] == "Ana")
+    want = _expected(truths, "ghost13")["Ana"]
+    assert ana["kind"] == "player" and ana["place"] == "1" and ana["higher_wins"] == "true"
+    assert [ana[k] for k in ("played", "won", "lost", "drawn", "abandoned", "invalid", "invalid_counted")] == [
+        "2", "2", "0", "0", "0", "1", "false",
+    ]  # fmt: skip
+    assert (ana["points_for"], ana["points_against"]) == (str(want["for"]), str(want["against"]))
+    assert ana["points_for_per_hand"] == f"{want['for'] / want['hands']:.2f}"
+    assert ana["seconds_per_move"] == f"{want['seconds'] / want['timed']:.1f}"
+    brett = {r["name"]: r for r in body if r["variant"] == "brettspielnetz"}
+    assert brett["Eli"]["higher_wins"] == "false"
+    assert brett["Eli"]["seconds_per_move"] == "" and brett["Eli"]["timed_moves"] == "0"  # no times in that log
+    pair = next(r for r in body if r["kind"] == "partnership" and r["name"] == "Ana & Cleo")
+    assert (pair["won"], pair["points_for"], pair["ordinal"], pair["seconds_per_move"]) == ("1", "82", "", "")
+
+
+def test_json_fits_its_schema(spring: tuple[Path, dict[str, Events]]) -> None:
+    path, truths = spring
+    done = _invoke("standings", path, "--format", "json", "--include-invalid")
+    assert done.exit_code == 0, done.stderr
+    doc = json.loads(done.stdout)
+    schema = json.loads((ROOT / "schemas" / "standings.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(doc)
+    g13 = next(v for v in doc["variants"] if v["variant"] == "ghost13")
+    assert g13["counts"] == {"matches": 5, "counted": 5, "invalid": 1, "rated": 4}
+    ben = next(p for p in g13["players"] if p["name"] == "Ben")
+    assert [h["match_id"] for h in ben["history"]] == ["spring-1", "spring-3", "spring-5"]
+    assert ben["record"] == {"played": 4, "won": 2, "lost": 1, "drawn": 0, "abandoned": 1, "invalid": 1}
+    assert ben["points"]["for"] == _expected(truths, "ghost13", include_invalid=True)["Ben"]["for"]
+    assert doc["filters"]["include_invalid"] is True
+
+
+def test_a_match_the_table_abandoned_is_abandoned_not_drawn(
+    spring: tuple[Path, dict[str, Events]], tmp_path: Path
+) -> None:
+    _, truths = spring
+    events = truths["spring-1"]
+    first = next(i for i, e in enumerate(events) if e["type"] == "hand_end")
+    path = tmp_path / "left.jsonl"
+    ended = [*events[: first + 1], {"type": "match_end", "reason": "abandoned"}]
+    path.write_text("".join(dump_line(e) + "\n" for e in add_hashes(ended)), encoding="utf-8")
+    (table,) = _standings(path).tables
+    assert [(r.name, r.tally.abandoned, r.tally.drawn, r.tally.hands, r.rating) for r in table.players] == [
+        ("Ana", 1, 0, 1, None),
+        ("Ben", 1, 0, 1, None),
+    ]
+
+
+def test_text_escapes_what_the_logs_hold(tmp_path: Path) -> None:
+    """A player's name may hold Rich markup; meta (shown as the filter) a terminal escape. A name with a
+    control character is refused by the log format: that match cannot be read, and is counted apart."""
+    events = [
+        {k: v for k, v in e.items() if k != "hash"} for e in simulate_match("ghost13", 0, 0, ["[bold]x[/bold]", "Ben"])
+    ]
+    events[0]["meta"] = {"event": "\x1b[31mred"}
+    path = tmp_path / "hostile.jsonl"
+    unreadable = [{**events[0], "players": ["\x1b[31mred", "Ben"]}, *events[1:]]
+    lines = [dump_line(e) for e in add_hashes(events)] + [json.dumps(e) for e in unreadable]
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    done = _invoke("standings", path, "--meta", "event=\x1b[31mred")
+    assert done.exit_code == 0, done.stderr
+    assert "[bold]x[/bold]" in done.stdout and "event=\\x1b[31mred" in done.stdout
+    assert "\x1b" not in done.stdout
+    assert "Standings: 1 match (event=" in done.stdout
+    every = _invoke("standings", path).stdout
+    assert every.startswith("Standings: 2 matches\n") and "\x1b" not in every and "[bold]x[/bold]" in every
+    assert "Unknown variant (unknown)\n1 match that could not be read (dominolog verify tells why)\n" in every
+    assert all(len(line) <= 100 for line in done.stdout.splitlines())
+
+
+def test_usage_errors_and_no_match(spring: tuple[Path, dict[str, Events]], tmp_path: Path) -> None:
+    path, _ = spring
+    bad = _invoke("standings", path, "--meta", "table")
+    assert (bad.exit_code, bad.stderr) == (2, "dominolog: 'table' is not key=value\n")
+    assert _invoke("standings", path, "--variant", "chess").exit_code == 2
+    assert _invoke("standings", path, "--db", tmp_path / "x.db").exit_code == 2  # files or the store
+    assert _invoke("standings", "--db", tmp_path / "missing.db").exit_code == 2
+    # nothing left after the filters: a valid (empty) answer, exit 0
+    empty = _invoke("standings", path, "--until", "2000-01-01")
+    assert (empty.exit_code, empty.stdout) == (0, "Standings: 0 matches (until 2000-01-01)\nno matches (of 8 read)\n")
+    doc = json.loads(_invoke("standings", path, "--until", "2000-01-01", "--format", "json").stdout)
+    assert (doc["variants"], doc["matches"]) == ([], {"read": 8, "selected": 0})
+
+
+def test_the_console_script_reads_the_store(cli: Cli, spring: tuple[Path, dict[str, Events]]) -> None:
+    path, _ = spring
+    assert cli("import", path, "--db", "x.db").code == 0
+    done = cli("standings", "--db", "x.db")
+    assert done.code == 0, done.err
+    assert done.out.startswith("Standings: 8 matches\n")
+    assert "Ghost 13 (ghost13)\n5 matches, 1 invalid (not counted), 3 rated; the highest total wins" in done.out
+    assert "points are penalties: the lowest total wins" in done.out
+    assert all(len(line) <= 100 for line in done.out.splitlines())
+    bad = cli("standings", "--db", "x.db", "--since", "2026-13-01")
+    assert (bad.code, bad.err) == (2, "dominolog: '2026-13-01' is not an ISO date (YYYY-MM-DD)\n")
