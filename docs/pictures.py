@@ -134,11 +134,60 @@ def save_audit_report(folder: Path = DOCS, name: str = AUDIT) -> None:
             driver.quit()
 
 
+SHEET = "score-sheet.png"
+STANDINGS = "standings.png"
+SEASON = ROOT / "replays" / "club-season"
+
+
+def _chromium(tmp: str, width: int, height: int):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
+                "--disable-background-networking", "--disable-component-update", f"--window-size={width},{height}",
+                "--hide-scrollbars", f"--user-data-dir={tmp}/profile"):  # fmt: skip
+        options.add_argument(arg)
+    return webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
+
+
+def save_club_pages(folder: Path = DOCS) -> None:
+    """The score sheet of the season's Double Bergen match and the season's standings (Ghost 13 first),
+    in Debian's headless Chromium (needs selenium, chromium and chromium-driver)."""
+    from selenium.webdriver.common.by import By
+
+    from dominolog.club.sheet import sheet_html
+    from dominolog.club.standings import match_summary, standings
+    from dominolog.club.standings_html import render_html
+
+    logs = [log for day in sorted(SEASON.glob("*.jsonl")) for log in iter_matches(day)]
+    bergen = next(log for log in logs if log.records[0].obj["id"] == "club-2026-10-01-table-2")
+    season = standings(match_summary(log.records[0].obj["id"], log.records) for log in logs)
+    with tempfile.TemporaryDirectory() as tmp:
+        sheet = Path(tmp) / "sheet.html"
+        sheet.write_text(sheet_html(bergen.records, "2026-10-01.jsonl"), encoding="utf-8")
+        table = Path(tmp) / "standings.html"
+        table.write_text(render_html(season), encoding="utf-8")
+        driver = _chromium(tmp, 1100, 1250)
+        try:
+            driver.get(sheet.as_uri())
+            driver.save_screenshot(str(folder / SHEET))
+            driver.set_window_size(1100, 1050)
+            driver.get(table.as_uri())
+            ghost = driver.find_element(By.XPATH, "//h2[contains(., 'Ghost 13')]")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", ghost)
+            driver.save_screenshot(str(folder / STANDINGS))
+        finally:
+            driver.quit()
+
+
 def main() -> None:
     for name, text in pictures().items():
         (DOCS / name).write_text(text, encoding="utf-8")
     save_recorder()
     save_audit_report()
+    save_club_pages()
 
 
 if __name__ == "__main__":

@@ -329,7 +329,7 @@ def _sheet(m: _Match, audit: Path | None, hint: str | None) -> tuple[bytes, bool
     """The score sheet of a match; for a match with violations, its audit report written to ``audit``
     (then linked from the sheet by its file name), else the command that makes it (``hint``); and whether
     the audit report was written."""
-    from dominolog.club.sheet import ended_abandoned, match_target, render_sheet, sheet_summary
+    from dominolog.club.sheet import render_sheet, sheet_summary
 
     records = m.records
     log = m.log or MatchLog(f"{m.store.path}#{m.name}" if m.store is not None else m.name, 1, records)
@@ -347,5 +347,5 @@ def _sheet(m: _Match, audit: Path | None, hint: str | None) -> tuple[bytes, bool
             href = quote(audit.name)
     else:
         hint = None
-    page = render_sheet(summary, href, hint, target=match_target(records), abandoned=ended_abandoned(records))
+    page = render_sheet(summary, href, hint)
     return page.encode("utf-8"), href is not None

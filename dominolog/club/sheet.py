@@ -19,7 +19,6 @@ from dominolog.club.summary import MatchSummary, SheetHand, parse_time, summariz
 from dominolog.log.reader import MatchLog, Record
 from dominolog.state import Issue, WinnerValue
 from dominolog.store import match_id_of
-from dominolog.variants import find_variant
 
 #: the sheet's own styles, after page.css (screen, then print: one A4 page for 4 players and 10+ hands)
 SHEET_CSS = """
@@ -77,27 +76,6 @@ def _who(winner: WinnerValue) -> str:
     return " & ".join(winner) if isinstance(winner, list) else winner
 
 
-def match_target(records: Sequence[Record]) -> int | None:
-    """The score the match is played to, where its variant has one (Ghost 13, Double Bergen, Double
-    Draw: the resolved ``target``, else the ``target`` option); None for a match played over a set
-    number of hands (39, Brettspielnetz) or whose start cannot be read."""
-    start = next((r.event for r in records if r.event is not None and r.event.type == "match_start"), None)
-    if start is None:
-        return None
-    try:
-        variant = find_variant(start.variant)(list(start.players), start.options)  # type: ignore[attr-defined]
-    except Exception:  # a start the reducer refuses: it says why; the sheet just has no target line
-        return None
-    target = getattr(variant, "target", variant.options.get("target"))
-    return target if isinstance(target, int) and not isinstance(target, bool) else None
-
-
-def ended_abandoned(records: Sequence[Record]) -> bool:
-    """Whether the log's last ``match_end`` says the table abandoned the match."""
-    ends = [r.event for r in records if r.event is not None and r.event.type == "match_end"]
-    return bool(ends) and getattr(ends[-1], "reason", None) == "abandoned"
-
-
 def sheet_summary(records: list[Record], source: str, match_id: str | None = None) -> MatchSummary:
     """The match folded for its sheet (see :func:`summarize`), named by ``match_id`` (a match of the
     store), else as the store would name it: its ``match_start`` id, else one made of its head hash."""
@@ -115,13 +93,7 @@ def sheet_html(
     audit_hint: str | None = None,
 ) -> str:
     """The score sheet of a match given as its records (``source``: where they were read)."""
-    return render_sheet(
-        sheet_summary(records, source, match_id),
-        audit_href,
-        audit_hint,
-        target=match_target(records),
-        abandoned=ended_abandoned(records),
-    )
+    return render_sheet(sheet_summary(records, source, match_id), audit_href, audit_hint)
 
 
 def _when(text: str | None) -> str:
@@ -363,21 +335,18 @@ def render_sheet(
     summary: MatchSummary,
     audit_href: str | None = None,
     audit_hint: str | None = None,
-    *,
-    target: int | None = None,
-    abandoned: bool = False,
 ) -> str:
     """The whole page. ``audit_href``: where the audit report was written (a relative address), or
-    ``audit_hint``: the command that makes it, for a match with violations; ``target``: the score the
-    match is played to (a dashed line on the chart); ``abandoned``: its match_end says so."""
+    ``audit_hint``: the command that makes it, for a match with violations. The chart's dashed line is
+    the score the match is played to (``summary.target``)."""
     body = (
         '<p class="tip no-print">Print this page for the paper copy: each hand\'s fingerprint lets anyone '
         "check it against the log.</p>"
         + _head(summary, audit_href)
         + _hands_table(summary)
-        + _result(summary, abandoned)
+        + _result(summary, summary.abandoned)
         + _violations(summary, audit_href, audit_hint)
-        + _chart(summary, target)
+        + _chart(summary, summary.target)
     )
     title = f"Score sheet: {summary.event or summary.title}, {' vs '.join(side_name(s) for s in summary.sides)}"
     return html_page(title, body, SHEET_CSS)
@@ -385,8 +354,6 @@ def render_sheet(
 
 __all__ = [
     "SHEET_CSS",
-    "ended_abandoned",
-    "match_target",
     "render_sheet",
     "sheet_html",
     "sheet_summary",

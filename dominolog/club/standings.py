@@ -70,8 +70,7 @@ def match_summary(match_id: str, records: list[Record], source: str | None = Non
     """:func:`summarize`, with a match the table ended as abandoned (a ``match_end`` with ``reason:
     abandoned``) marked not complete: for the standings it is abandoned (not drawn) and not rated."""
     s = summarize(match_id, records, source)
-    ends = [r.event for r in records if r.event is not None and r.event.type == "match_end"]
-    if ends and getattr(ends[-1], "reason", None) == "abandoned":
+    if s.abandoned:
         s.complete = False
     return s
 

@@ -101,6 +101,10 @@ class MatchSummary:
     head: str
     events: int
     figures: dict[str, PlayerFigures] = field(default_factory=dict)
+    #: the score the match is played to, where the variant has one (Ghost 13, Double Bergen, Double Draw)
+    target: int | None = None
+    #: the table ended it as abandoned (a ``match_end`` with ``reason: abandoned``): no result, not rated
+    abandoned: bool = False
     #: who made the event at each seq (to name the player of a violation)
     by_seq: dict[int, str] = field(default_factory=dict)
 
@@ -118,7 +122,7 @@ class MatchSummary:
 
     @property
     def status(self) -> str:
-        return "invalid" if not self.valid else "complete" if self.complete else "abandoned"
+        return "invalid" if not self.valid else "complete" if self.complete and not self.abandoned else "abandoned"
 
     def side_total(self, side: tuple[str, ...]) -> int:
         return self.totals.get(side[0], 0)
@@ -150,6 +154,7 @@ def summarize(match_id: str, records: list[Record], source: str | None = None) -
     running: dict[str, int] = {}
     first_at: str | None = None
     last_time: datetime | None = None
+    abandoned = False
     for rec in records:
         before = len(reducer.state.results) if reducer.state is not None else 0
         reducer.feed(rec)
@@ -162,6 +167,8 @@ def summarize(match_id: str, records: list[Record], source: str | None = None) -
         if state is None or rec.event is None:
             continue
         kind = rec.event.type
+        if kind == "match_end":
+            abandoned = getattr(rec.event, "reason", None) == "abandoned"
         player = obj.get("player")
         if isinstance(player, str) and player in state.players:
             by_seq[rec.seq] = player
@@ -246,5 +253,7 @@ def summarize(match_id: str, records: list[Record], source: str | None = None) -
         head=report.head,
         events=report.events,
         figures=figures,
+        target=variant.target if variant is not None else None,
+        abandoned=abandoned,
         by_seq=by_seq,
     )

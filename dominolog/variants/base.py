@@ -303,6 +303,12 @@ class Variant:
     def after_hand(self, match: MatchState) -> None:
         """Decide whether the match is over after a hand (sets ``match.over``)."""
 
+    @property
+    def target(self) -> int | None:
+        """The score the match is played to (its ``target`` option), None where the variant has none."""
+        t = self.options.get("target")
+        return t if isinstance(t, int) and not isinstance(t, bool) else None
+
     def sides(self) -> list[tuple[str, ...]]:
         """Who scores together: each player alone, unless the variant plays partnerships."""
         return [(p,) for p in self.players]
