@@ -5,7 +5,9 @@ type, another program's database from its ``application_id`` (ours is "DmLg") or
 damaged one from SQLite's ``quick_check``, all before the first write. A store whose file or folder
 cannot be written is read as immutable (no ``-wal``/``-shm`` left behind; the trade-off: no locks,
 so a writer that could still change it, such as root, is not seen). A new store gets the schema
-below, in WAL mode with ``synchronous=FULL``.
+below, in WAL mode with ``synchronous=FULL``, and the views of :mod:`dominolog.store.views`; a store
+made before the views gets them the first time it is opened writable (one short write transaction,
+skipped while another writer holds the store); a read-only one is left as it is.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import sqlite_utils
 
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
 from dominolog.store.store import BUSY_SECONDS, Store
+from dominolog.store.views import VIEW_NAMES, VIEWS
 from dominolog.textsafe import shown
 
 SCHEMA_VERSION = "1"
@@ -77,7 +80,7 @@ CREATE TABLE imports (
     line INTEGER NOT NULL,
     imported_at TEXT NOT NULL
 );
-"""
+""" + "\n".join(VIEWS)
 
 
 def open_store(path: Path | str, create: bool = True, write: bool | None = None) -> Store:
@@ -156,16 +159,18 @@ def _read_only_folder(p: Path) -> bool:
 def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> Store:
     # Whose database is it, and is it whole? Asked before anything is changed (the journal mode is a change).
     try:
-        found = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        objects = conn.execute("SELECT type, name FROM sqlite_master").fetchall()
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc):
             raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
         raise
-    if found and "dominolog_meta" not in found:
-        names = ", ".join(sorted(found)[:5])
-        raise StoreError(f"{p}: a database of another program (tables: {shown(names)}), not a dominolog store")
+    found = {name for kind, name in objects if kind == "table"}
+    if objects and "dominolog_meta" not in found:  # (views alone, with no table, are not ours either)
+        what, names = ("tables", found) if found else ("views", {name for _, name in objects})
+        listed = ", ".join(sorted(names)[:5])
+        raise StoreError(f"{p}: a database of another program ({what}: {shown(listed)}), not a dominolog store")
     if found:
-        problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+        problems = _quick_check(conn)
         if problems != ["ok"]:
             raise DamagedStoreError(
                 f"{p}: the store is damaged ({shown('; '.join(problems), 300)}); nothing was written"
@@ -207,7 +212,47 @@ def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> Store:
             raise
     else:  # (another program's tables were refused above, before anything was changed)
         _check_version(p, conn)
+        _add_views(conn)
     return Store(p, db)
+
+
+def _add_views(conn: sqlite3.Connection) -> None:
+    """Give a store made before the views (:mod:`dominolog.store.views`) those it lacks, in one short
+    write transaction. A name taken already (a view or table of the user's) is left alone, and so is
+    the whole while another writer holds the store (or it cannot be written): the views come at a later
+    opening."""
+    taken = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    missing = [sql for name, sql in zip(VIEW_NAMES, VIEWS, strict=True) if name not in taken]
+    if not missing:
+        return
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        for sql in missing:
+            conn.execute(sql)
+        conn.execute("COMMIT")
+    except sqlite3.OperationalError:  # locked, or cannot be written after all: the tables are what matters
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _quick_check(conn: sqlite3.Connection) -> list[str]:
+    """``PRAGMA quick_check``: ``["ok"]``, or the problems it finds. Past the b-trees it reads the tables,
+    where a page it cannot read is an error rather than a row: with views in the schema SQLite (3.40) gets
+    there before it has counted five problems. The first problem alone is then asked for, and failing
+    that the error is the problem."""
+    try:
+        return [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+    except sqlite3.DatabaseError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise
+        try:
+            return [r[0] for r in conn.execute("PRAGMA quick_check(1)")]
+        except sqlite3.DatabaseError:
+            return [str(exc)]
 
 
 def _check_version(p: Path, conn: sqlite3.Connection) -> None:
