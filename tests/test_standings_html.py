@@ -7,7 +7,6 @@ import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -16,11 +15,9 @@ from dominolog.cli import app
 from dominolog.log.hashchain import add_hashes
 from dominolog.log.writer import dump_line
 from dominolog.simulate import simulate_match
+from tests.test_audit_html import _driver
 from tests.test_standings import SPRING, _build
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-INSTALL = "apt-get install chromium chromium-driver"
 HOSTILE = "<b>Eve</b> [bold]x[/bold]"
 
 
@@ -66,35 +63,6 @@ def test_the_page_is_self_contained_and_escaped(page: Path) -> None:
     labels = re.findall(r'text-anchor="middle" fill="#5b6570">(\d{4}-\d\d-\d\d)<', chart)
     assert labels == ["2026-03-05", "2026-03-12", "2026-03-19", "2026-04-09"]
     assert ghost.count('<details class="history">') == 4
-
-
-def _driver(tmp_path: Path) -> Any:
-    """Debian's headless Chromium through its own chromedriver (nothing downloaded), or a failure that
-    says what to install."""
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.fail("selenium is not installed: pip install '.[test]' (it needs selenium>=4.20)")
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        pytest.fail(f"{' and '.join(missing)} not found: the browser test needs Debian's Chromium ({INSTALL})")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1200,1400",
-        f"--user-data-dir={tmp_path / 'chromium-profile'}",
-    ):
-        options.add_argument(arg)
-    return webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
 
 
 def test_the_page_in_a_real_browser(page: Path, tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dominolog.club.chart import Series, line_chart
 from dominolog.club.page import esc, html_page
 from dominolog.club.ratings import new_rating
-from dominolog.club.standings import PlayerRow, Standings, Tally, VariantTable
-from dominolog.club.standings_render import LEGEND, counts_line, filters_line, fixed
+from dominolog.club.standings import PlayerRow, Standings, VariantTable
+from dominolog.club.standings_render import LEGEND, counts_line, filters_line, fixed, points_cells, record_cells
 from dominolog.textsafe import shown
 
 EXTRA_CSS = """
@@ -41,23 +41,6 @@ def _head(headers: list[str], first_text: int) -> str:
         )
         + "</tr></thead>"
     )
-
-
-def _record(t: Tally) -> list[str]:
-    return [str(x) for x in (t.played, t.won, t.lost, t.drawn, t.abandoned, t.invalid)]
-
-
-def _points(t: Tally) -> list[str]:
-    return [
-        str(t.hands),
-        str(t.won_domino),
-        str(t.won_block),
-        str(t.won_other),
-        str(t.points_for),
-        str(t.points_against),
-        fixed(t.per_hand(t.points_for)),
-        fixed(t.per_hand(t.points_against)),
-    ]
 
 
 def _table(caption: str, headers: list[str], first_text: int, rows: list[str], pairs: list[str]) -> str:
@@ -123,8 +106,8 @@ def _variant(t: VariantTable, include_invalid: bool) -> str:
             if rating is not None
             else ["-", "-", "-", "0"]
         )
-        rows.append(_row([str(r.place or "-"), esc(r.name), *cells, *_record(r.tally)], 2))
-    pairs = [_row(["", esc(p.name), "", "", "", "", *_record(p.tally)], 2) for p in t.partnerships]
+        rows.append(_row([str(r.place or "-"), esc(r.name), *cells, *record_cells(r.tally)], 2))
+    pairs = [_row(["", esc(p.name), "", "", "", "", *record_cells(p.tally)], 2) for p in t.partnerships]
     standings = _table(
         "Record and rating",
         ["#", "player", "ordinal", "mu", "sigma", "rated", "played", "won", "lost", "drawn", "aband.", invalid],
@@ -147,8 +130,8 @@ def _variant(t: VariantTable, include_invalid: bool) -> str:
             "against per hand",
         ],
         1,
-        [_row([esc(r.name), *_points(r.tally)], 1) for r in t.players],
-        [_row([esc(p.name), *_points(p.tally)], 1) for p in t.partnerships],
+        [_row([esc(r.name), *points_cells(r.tally)], 1) for r in t.players],
+        [_row([esc(p.name), *points_cells(p.tally)], 1) for p in t.partnerships],
     )
     play_rows = [
         _row(

@@ -88,11 +88,11 @@ def _name(value: str) -> Text:
     return Text(shown(value, 40), no_wrap=True, overflow="ellipsis")
 
 
-def _record_cells(t: Tally) -> list[str]:
+def record_cells(t: Tally) -> list[str]:
     return [str(x) for x in (t.played, t.won, t.lost, t.drawn, t.abandoned, t.invalid)]
 
 
-def _points_cells(t: Tally) -> list[str]:
+def points_cells(t: Tally) -> list[str]:
     return [
         str(t.hands),
         str(t.won_domino),
@@ -128,12 +128,12 @@ def _variant_group(t: VariantTable, include_invalid: bool) -> Group:
             if rating is not None
             else ["-", "-", "-", "0"]
         )
-        record.add_row(str(r.place or "-"), _name(r.name), *cells, *_record_cells(r.tally))
+        record.add_row(str(r.place or "-"), _name(r.name), *cells, *record_cells(r.tally))
     pairs = None
     if t.partnerships:  # a table of their own: the rating columns are the players'
         pairs = _table("Partnerships", ["partnership", "played", "won", "lost", "drawn", "aband.", invalid], 1)
         for p in t.partnerships:
-            pairs.add_row(_name(p.name), *_record_cells(p.tally))
+            pairs.add_row(_name(p.name), *record_cells(p.tally))
     word = "points" if t.higher_wins else "penalties"
     points = _table(
         "Hands and points",
@@ -151,11 +151,11 @@ def _variant_group(t: VariantTable, include_invalid: bool) -> Group:
         1,
     )
     for r in t.players:
-        points.add_row(_name(r.name), *_points_cells(r.tally))
+        points.add_row(_name(r.name), *points_cells(r.tally))
     if t.partnerships:
         points.add_section()
         for p in t.partnerships:
-            points.add_row(_name(p.name), *_points_cells(p.tally))
+            points.add_row(_name(p.name), *points_cells(p.tally))
     play = _table(
         "Play",
         [
