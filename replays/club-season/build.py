@@ -13,19 +13,14 @@ checks that this script writes the files byte for byte, and the standings of the
 
 from __future__ import annotations
 
-import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-if not __package__:  # run as a script
-    sys.path.append(str(ROOT))
-
-from dominolog.log.hashchain import add_hashes  # noqa: E402
-from dominolog.log.writer import dump_line  # noqa: E402
-from dominolog.simulate import hide_match, simulate_match  # noqa: E402
-from dominolog.state import HandState, MatchState  # noqa: E402
+from dominolog.log.hashchain import add_hashes
+from dominolog.log.writer import dump_line
+from dominolog.simulate import hide_match, simulate_match
+from dominolog.state import HandState, MatchState
 
 OUT = Path(__file__).resolve().parent
 SEASON = "Autumn 2026"
