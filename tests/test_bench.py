@@ -12,6 +12,7 @@ import pytest
 from tests.conftest import ROOT, clean_env
 
 TINY = {
+    "bench_analyze.py": ["--deals", "1", "--after", "20"],
     "bench_knowledge.py": ["--matches", "1", "--check"],
     "bench_verify.py": ["--matches", "5", "--repeat", "1"],
     "bench_store.py": ["--matches", "5", "--repeat", "1"],
