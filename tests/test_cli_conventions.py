@@ -23,6 +23,7 @@ Cli = Callable[..., Ran]
 REPLAYS = ROOT / "replays"
 COMMANDS = [
     "verify",
+    "analyze",
     "simulate",
     "show",
     "replay",

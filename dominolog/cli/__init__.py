@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from dominolog.cli import analyze as analyze_cmd
 from dominolog.cli import append as append_cmd
 from dominolog.cli import audit as audit_cmd
 from dominolog.cli import export as export_cmd
@@ -62,6 +63,7 @@ app.command("verify")(verify_cmd.verify)
 app.command("simulate")(simulate_cmd.simulate)
 app.command("show")(show_cmd.show)
 app.command("audit")(audit_cmd.audit)
+app.command("analyze")(analyze_cmd.analyze)
 app.command("replay")(replay_cmd.replay)
 app.command("export")(export_cmd.export)
 app.command("import")(store_cmd.import_)
