@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dominolog.cli.common import MatchNumber, MatchStore, MatchTarget, fail, match_of
+from dominolog.cli.common import MatchNumber, MatchStore, MatchTarget, fail, match_of, write_report
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # the analysis is imported when the command runs
@@ -114,11 +114,4 @@ def analyze(
         text = render_html(review)
     else:
         text = render_text(review)
-    if out is not None:
-        try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            fail(f"{shown(out)}: cannot write the report ({exc.strerror or exc})")
-        typer.echo(f"{shown(out)}: {review.note or 'analysed'}", err=True)
-    else:
-        typer.echo(text, nl=False)
+    write_report(text, out, review.note or "analysed")

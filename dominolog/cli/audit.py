@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import MatchNumber, MatchStore, MatchTarget, fail, match_of
+from dominolog.cli.common import MatchNumber, MatchStore, MatchTarget, fail, match_of, write_report
 from dominolog.textsafe import shown
 
 
@@ -58,12 +58,5 @@ def audit(
         from dominolog.audit.text import render_text
 
         text = render_text(doc)
-    if out is not None:
-        try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            fail(f"{shown(out)}: cannot write the report ({exc.strerror or exc})")
-        typer.echo(f"{shown(out)}: {doc['verdict']['text']}", err=True)
-    else:
-        typer.echo(text, nl=False)
+    write_report(text, out, doc["verdict"]["text"])
     raise typer.Exit(exit_code(doc))

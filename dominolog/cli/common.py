@@ -112,3 +112,15 @@ def match_of(target: str, match: int, db: Path | None) -> tuple[MatchLog, int, s
         return stored_match(db, target), 1, f"{shown(db)}: match {shown(target, 100)}"
     log, count = match_of_file(Path(target), match)
     return log, count, f"{shown(target)}: match {match}"
+
+
+def write_report(text: str, out: Path | None, said: str) -> None:
+    """A report to ``out`` (then ``said`` on stderr, after the file's name) or to standard output."""
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{shown(out)}: cannot write the report ({exc.strerror or exc})")
+    typer.echo(f"{shown(out)}: {said}", err=True)
