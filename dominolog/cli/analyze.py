@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dominolog.cli.common import MatchNumber, MatchStore, MatchTarget, fail, match_of, write_report
+from dominolog.cli.common import (
+    MatchNumber,
+    MatchStore,
+    MatchTarget,
+    ReportFormat,
+    ReportHand,
+    ReportOut,
+    fail,
+    match_of,
+    write_report,
+)
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # the analysis is imported when the command runs
@@ -72,11 +81,9 @@ def analyze(
     target: MatchTarget,
     match: MatchNumber = 1,
     db: MatchStore = None,
-    hand: Annotated[int | None, typer.Option("--hand", min=1, help="Only this hand (1 = the first).")] = None,
-    format: Annotated[str, typer.Option("--format", help="text, json or html.", metavar="FORMAT")] = "text",
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write the report to this file instead of printing it.", metavar="PATH")
-    ] = None,
+    hand: ReportHand = None,
+    format: ReportFormat = "text",
+    out: ReportOut = None,
     jobs: Annotated[int, typer.Option("--jobs", min=1, help="Solve this many hands at once (processes).")] = 1,
     from_seq: Annotated[
         int, typer.Option("--from-seq", min=0, help="Only the decisions from this seq on (earlier moves are replayed).")

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from dominolog.cli.common import MatchNumber, MatchStore, MatchTarget, fail, match_of, write_report
+from dominolog.cli.common import (
+    MatchNumber,
+    MatchStore,
+    MatchTarget,
+    ReportFormat,
+    ReportHand,
+    ReportOut,
+    fail,
+    match_of,
+    write_report,
+)
 from dominolog.textsafe import shown
 
 
@@ -16,11 +25,9 @@ def audit(
     target: MatchTarget,
     match: MatchNumber = 1,
     db: MatchStore = None,
-    hand: Annotated[int | None, typer.Option("--hand", min=1, help="Only this hand (1 = the first).")] = None,
-    format: Annotated[str, typer.Option("--format", help="text, json or html.", metavar="FORMAT")] = "text",
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write the report to this file instead of printing it.", metavar="PATH")
-    ] = None,
+    hand: ReportHand = None,
+    format: ReportFormat = "text",
+    out: ReportOut = None,
     expect_head: Annotated[
         str | None,
         typer.Option(

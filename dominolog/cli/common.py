@@ -124,3 +124,11 @@ def write_report(text: str, out: Path | None, said: str) -> None:
     except OSError as exc:
         fail(f"{shown(out)}: cannot write the report ({exc.strerror or exc})")
     typer.echo(f"{shown(out)}: {said}", err=True)
+
+
+#: the options a report command (audit, analyze) shares
+ReportHand = Annotated[int | None, typer.Option("--hand", min=1, help="Only this hand (1 = the first).")]
+ReportFormat = Annotated[str, typer.Option("--format", help="text, json or html.", metavar="FORMAT")]
+ReportOut = Annotated[
+    Path | None, typer.Option("--out", help="Write the report to this file instead of printing it.", metavar="PATH")
+]

@@ -8,7 +8,15 @@ from dominolog.club.chart import Series, line_chart
 from dominolog.club.page import esc, html_page
 from dominolog.club.ratings import new_rating
 from dominolog.club.standings import PlayerRow, Standings, VariantTable
-from dominolog.club.standings_render import LEGEND, counts_line, filters_line, fixed, points_cells, record_cells
+from dominolog.club.standings_render import (
+    LEGEND,
+    counts_line,
+    filters_line,
+    fixed,
+    points_cells,
+    rating_cells,
+    record_cells,
+)
 from dominolog.textsafe import shown
 
 EXTRA_CSS = """
@@ -100,12 +108,7 @@ def _variant(t: VariantTable, include_invalid: bool) -> str:
     invalid = "invalid (counted)" if include_invalid else "invalid (not counted)"
     rows = []
     for r in t.players:
-        rating = r.rating
-        cells = (
-            [fixed(rating.ordinal), fixed(rating.mu), fixed(rating.sigma), str(rating.matches)]
-            if rating is not None
-            else ["-", "-", "-", "0"]
-        )
+        cells = rating_cells(r.rating)
         rows.append(_row([str(r.place or "-"), esc(r.name), *cells, *record_cells(r.tally)], 2))
     pairs = [_row(["", esc(p.name), "", "", "", "", *record_cells(p.tally)], 2) for p in t.partnerships]
     standings = _table(

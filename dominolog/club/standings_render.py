@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dominolog import __version__
+from dominolog.club.ratings import PlayerRating
 from dominolog.club.standings import UNKNOWN, PartnershipRow, PlayerRow, Standings, Tally, VariantTable
 from dominolog.export import csv_text
 from dominolog.textsafe import shown
@@ -88,6 +89,13 @@ def _name(value: str) -> Text:
     return Text(shown(value, 40), no_wrap=True, overflow="ellipsis")
 
 
+def rating_cells(rating: PlayerRating | None) -> list[str]:
+    """ordinal, mu, sigma, matches rated (dashes for a player with no rated match)."""
+    if rating is None:
+        return ["-", "-", "-", "0"]
+    return [fixed(rating.ordinal), fixed(rating.mu), fixed(rating.sigma), str(rating.matches)]
+
+
 def record_cells(t: Tally) -> list[str]:
     return [str(x) for x in (t.played, t.won, t.lost, t.drawn, t.abandoned, t.invalid)]
 
@@ -122,12 +130,7 @@ def _variant_group(t: VariantTable, include_invalid: bool) -> Group:
         2,
     )
     for r in t.players:
-        rating = r.rating
-        cells = (
-            [fixed(rating.ordinal), fixed(rating.mu), fixed(rating.sigma), str(rating.matches)]
-            if rating is not None
-            else ["-", "-", "-", "0"]
-        )
+        cells = rating_cells(r.rating)
         record.add_row(str(r.place or "-"), _name(r.name), *cells, *record_cells(r.tally))
     pairs = None
     if t.partnerships:  # a table of their own: the rating columns are the players'
