@@ -269,11 +269,12 @@ def _views(db: Path) -> list[str]:
 
 
 def _old_store(db: Path) -> Path:
-    """A store as made before the views: the same tables, no views."""
+    """A store as made before the views and the analysis cache: the same tables, no views."""
     with open_store(db) as store:
         assert all(r.status == "imported" for r in store.import_matches(read_matches(REPLAYS / FILES[0])))
         store.conn.execute("DROP VIEW hand_scores")
         store.conn.execute("DROP VIEW standings")
+        store.conn.execute("DROP TABLE analyses")
     assert _views(db) == []
     return db
 
@@ -301,7 +302,7 @@ def test_an_old_store_gets_the_views_when_opened_writable(tmp_path: Path, read_o
         assert not store.read_only
         projections = store.projections()
         assert store.db.view_names() == ["hand_scores", "standings"]
-        assert store.db.table_names() == ["dominolog_meta", "events", "matches", "hands", "imports"]
+        assert store.db.table_names() == ["dominolog_meta", "events", "matches", "hands", "imports", "analyses"]
         assert store.conn.execute("SELECT value FROM dominolog_meta WHERE key = 'schema_version'").fetchone() == ("1",)
         assert store.conn.execute("SELECT count(*), sum(points) FROM hand_scores").fetchone() == (12, 221)
         assert store.reindex() == 1

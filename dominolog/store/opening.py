@@ -5,9 +5,10 @@ type, another program's database from its ``application_id`` (ours is "DmLg") or
 damaged one from SQLite's ``quick_check``, all before the first write. A store whose file or folder
 cannot be written is read as immutable (no ``-wal``/``-shm`` left behind; the trade-off: no locks,
 so a writer that could still change it, such as root, is not seen). A new store gets the schema
-below, in WAL mode with ``synchronous=FULL``, and the views of :mod:`dominolog.store.views`; a store
-made before the views gets them the first time it is opened writable (one short write transaction,
-skipped while another writer holds the store); a read-only one is left as it is.
+below, in WAL mode with ``synchronous=FULL``, the views of :mod:`dominolog.store.views` and the
+analysis cache of :mod:`dominolog.store.analyses`; a store made before the views or the cache gets
+them the first time it is opened writable (one short write transaction, skipped while another
+writer holds the store); a read-only one is left as it is.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pathlib import Path
 
 import sqlite_utils
 
+from dominolog.store.analyses import ANALYSES
+from dominolog.store.analyses import TABLE as ANALYSES_TABLE
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
 from dominolog.store.store import BUSY_SECONDS, Store
 from dominolog.store.views import VIEW_NAMES, VIEWS
@@ -32,7 +35,8 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 #: PRAGMA application_id of a dominolog store: the bytes "DmLg" (stores made before it have 0)
 APPLICATION_ID = int.from_bytes(b"DmLg", "big")
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE dominolog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE events (
     match_id TEXT NOT NULL,
@@ -80,7 +84,11 @@ CREATE TABLE imports (
     line INTEGER NOT NULL,
     imported_at TEXT NOT NULL
 );
-""" + "\n".join(VIEWS)
+"""
+    + ANALYSES
+    + ";\n"
+    + "\n".join(VIEWS)
+)
 
 
 def open_store(path: Path | str, create: bool = True, write: bool | None = None) -> Store:
@@ -217,12 +225,14 @@ def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> Store:
 
 
 def _add_views(conn: sqlite3.Connection) -> None:
-    """Give a store made before the views (:mod:`dominolog.store.views`) those it lacks, in one short
-    write transaction. A name taken already (a view or table of the user's) is left alone, and so is
+    """Give a store made before the views (:mod:`dominolog.store.views`) or the analysis cache what it
+    lacks, in one short write transaction. A name taken already (a view or table of the user's) is left alone, and so is
     the whole while another writer holds the store (or it cannot be written): the views come at a later
     opening."""
     taken = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     missing = [sql for name, sql in zip(VIEW_NAMES, VIEWS, strict=True) if name not in taken]
+    if ANALYSES_TABLE not in taken:
+        missing.insert(0, ANALYSES)
     if not missing:
         return
     try:

@@ -5,7 +5,8 @@ DELETE, the primary key (match_id, seq) lets only one writer take a seq, and
 every row carries the chain hash up to it (docs/format.md), so an edit made behind
 the tool's back shows as a ``hash-mismatch`` at that event. ``matches`` and
 ``hands`` are projections, rebuilt from ``events`` alone by :meth:`Store.reindex`.
-``imports`` records where each match came from (not a projection).
+``imports`` records where each match came from (not a projection); ``analyses`` keeps what
+``dominolog analyze`` found, by match head (:mod:`~dominolog.store.analyses`: a cache, not events).
 
 The file runs in WAL mode with ``synchronous=FULL``: an event acknowledged
 (committed) survives a crash. Each match is imported in one transaction.
@@ -27,6 +28,7 @@ import sqlite_utils
 
 from dominolog.log.reader import MatchLog, Record, decode_line
 from dominolog.reducer import MatchReducer, MatchReport
+from dominolog.store.analyses import Analyses
 from dominolog.store.appending import Appending, Fold
 from dominolog.store.errors import ReadOnlyError, StoreError
 from dominolog.textsafe import shown
@@ -59,7 +61,7 @@ def match_id_of(log: MatchLog, head: str) -> str:
     return mid if isinstance(mid, str) and mid else f"head-{head[:16]}"
 
 
-class Store(Appending):
+class Store(Appending, Analyses):
     """An open store. Use :func:`open_store`."""
 
     def __init__(self, path: Path, db: sqlite_utils.Database, read_only: bool = False) -> None:

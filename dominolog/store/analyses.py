@@ -1,0 +1,105 @@
+"""Analyses kept in the store: a cache of ``dominolog analyze``, so reopening a match does not recompute.
+
+One row per (match, head, analysis version, settings): the review as JSON (what ``analyze --format
+json`` prints). The head is the match's head hash when it was analysed, so a match that has grown
+since (an event appended) has no analysis until it is analysed again, and an analysis made by an
+older version of the analysis (``version``) or with other settings (samples, seed, hands) is not
+taken for this one. The table is derived data, not events: a row is replaced when the same key is
+analysed again, and rows may be deleted (``dominolog`` never needs them; ``analyze --db`` fills it).
+
+The table is created with a new store and added to an older one when it is opened writable; a
+read-only store without it has no analyses. A row whose JSON was damaged behind the store's back
+reads as no analysis.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+TABLE = "analyses"
+
+ANALYSES = """
+CREATE TABLE analyses (
+    match_id TEXT NOT NULL,
+    head TEXT NOT NULL,
+    version TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    analysed_at TEXT NOT NULL,
+    review TEXT NOT NULL,
+    PRIMARY KEY (match_id, head, version, settings)
+)
+""".strip()
+
+
+def settings_text(settings: dict[str, Any]) -> str:
+    """The settings as the key stores them: canonical JSON (sorted keys, no spaces)."""
+    return json.dumps(settings, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _review(text: Any) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+class Analyses:
+    """The store's analysis cache (mixed into :class:`~dominolog.store.store.Store`)."""
+
+    conn: sqlite3.Connection
+    db: Database
+    read_only: bool
+
+    def _write(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def _has_analyses(self) -> bool:
+        return TABLE in set(self.db.table_names())
+
+    def save_analysis(
+        self, match_id: str, head: str, version: str, settings: dict[str, Any], review: dict[str, Any]
+    ) -> None:
+        """Keep ``review`` for the match at ``head`` (replacing one with the same version and settings)."""
+        text = json.dumps(review, ensure_ascii=False, separators=(",", ":"))
+        now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        with self._write():
+            if not self._has_analyses():
+                self.conn.execute(ANALYSES)
+            self.conn.execute(
+                "INSERT OR REPLACE INTO analyses VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, head, version, settings_text(settings), now, text),
+            )
+
+    def analysis(self, match_id: str, head: str, version: str, settings: dict[str, Any]) -> dict[str, Any] | None:
+        """The review kept for exactly this match head, version and settings, or None."""
+        if not self._has_analyses():
+            return None
+        row = self.conn.execute(
+            "SELECT review FROM analyses WHERE match_id = ? AND head = ? AND version = ? AND settings = ?",
+            (match_id, head, version, settings_text(settings)),
+        ).fetchone()
+        return None if row is None else _review(row[0])
+
+    def analyses_of(self, match_id: str, head: str, version: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """Every review kept for the match at ``head`` with this version, newest first, each with its
+        settings."""
+        if not self._has_analyses():
+            return []
+        out = []
+        for settings, text in self.conn.execute(
+            "SELECT settings, review FROM analyses WHERE match_id = ? AND head = ? AND version = ? "
+            "ORDER BY analysed_at DESC, settings",
+            (match_id, head, version),
+        ):
+            review, keys = _review(text), _review(settings)
+            if review is not None and keys is not None:
+                out.append((keys, review))
+        return out
