@@ -123,10 +123,12 @@ def test_console_script_text_and_html(cli: Cli, tmp_path: Path) -> None:
     assert "<td class='num'>60</td><td>Ana</td><td>1-3 right</td>" in html
 
 
-def test_another_variant_is_not_analysed(cli: Cli) -> None:
-    done = cli("analyze", ROOT / "replays" / "39-simulated.jsonl")
-    assert done.code == 0
-    assert done.out == f"sim-39-7-1 (39): {NOT_SOLVED}\n"
+def test_the_other_variants_are_analysed_by_sampling(cli: Cli) -> None:
+    """39 and the others have hidden tiles: sampled (tests/test_analysis_sampling.py), never "not analysed"."""
+    done = cli("analyze", ROOT / "replays" / "39-simulated.jsonl", "--hand", 1, "--last", 3, "--samples", 2)
+    assert done.code == 0, done.err
+    assert done.out.startswith("sim-39-7-1 (39)\nSampled: 2 deals a decision (seed 0)\n")
+    assert NOT_SOLVED not in done.out and "Per player" in done.out
 
 
 def test_hidden_deal_made_known_by_the_reveals() -> None:
@@ -149,3 +151,64 @@ def test_hostile_names_are_escaped(cli: Cli, tmp_path: Path) -> None:
     assert done.code == 0, done.err
     html = (tmp_path / "work" / "h.html").read_text(encoding="utf-8")
     assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html and "[bold]y[/bold]" in html
+
+
+def test_several_files_and_every_match_of_a_file(cli: Cli, tmp_path: Path) -> None:
+    """`dominolog analyze replays/ghost13-*.jsonl`: every match of every file given, in order; JSON
+    then holds a list of reviews, HTML one page per match into a folder."""
+    hidden = ROOT / "replays" / "ghost13-tabletop-hidden.jsonl"
+    args = ("analyze", SIMULATED, hidden, "--last", "2")
+    done = cli(*args, "--format", "json")
+    assert done.code == 0, done.err
+    reviews = json.loads(done.out)["reviews"]
+    assert [r["match_id"] for r in reviews] == ["sim-ghost13-7-1", "club-2026-11-20-table-3"]
+    assert all(r["method"] == "exact" and len(r["head"]) == 64 for r in reviews)
+    alone = json.loads(cli("analyze", hidden, "--last", "2", "--format", "json").out)
+    assert alone == reviews[1]
+    text = cli(*args)
+    assert text.code == 0 and text.out.index("sim-ghost13-7-1 (ghost13)") < text.out.index("club-2026-11-20-table-3")
+    refused = cli(*args, "--format", "html")
+    assert refused.code == 2 and "give --out FOLDER" in refused.err
+    pages = cli(*args, "--format", "html", "--out", "pages")
+    assert pages.code == 0, pages.err
+    assert sorted(p.name for p in (tmp_path / "work" / "pages").iterdir()) == [
+        "club-2026-11-20-table-3.analysis.html",
+        "sim-ghost13-7-1.analysis.html",
+    ]
+
+
+def test_db_keeps_the_analysis_and_does_not_recompute_it(cli: Cli, tmp_path: Path) -> None:
+    """`analyze --db` keeps each review in the store under the match's head, the analysis version and
+    the settings; asked again it reads it back (a value changed in the store shows: nothing was
+    recomputed); another setting, or an event appended (a new head), is analysed anew."""
+    import sqlite3
+
+    db = tmp_path / "s.db"
+    assert cli("import", SIMULATED, "--db", db).code == 0
+    mid = "sim-ghost13-7-1"
+    first = cli("analyze", mid, "--db", db, "--last", "3", "--format", "json")
+    assert first.code == 0, first.err
+    again = cli("analyze", mid, "--db", db, "--last", "3", "--format", "json")
+    assert again.stdout == first.stdout
+    text_fresh = cli("analyze", SIMULATED, "--last", "3").out
+    assert cli("analyze", mid, "--db", db, "--last", "3").out == text_fresh  # from the store, rendered the same
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT match_id, version, settings FROM analyses").fetchall()
+        assert rows == [(mid, "1", '{"last":3}')]
+        doc = json.loads(conn.execute("SELECT review FROM analyses").fetchone()[0])
+        doc["hands"][0]["decisions"][0]["loss"] = 999
+        doc["note"] = None
+        doc["players"] = ["Ana", "Ben"]
+        doc["source"] = "kept"
+        conn.execute("UPDATE analyses SET review = ?", (json.dumps(doc),))
+    kept = json.loads(cli("analyze", mid, "--db", db, "--last", "3", "--format", "json").out)
+    assert kept["source"] == "kept"  # read back, not recomputed
+    other = json.loads(cli("analyze", mid, "--db", db, "--last", "2", "--format", "json").out)
+    assert other["source"] != "kept" and [len(h["decisions"]) for h in other["hands"]] == [2] * 6
+    every = cli("analyze", "--all", "--db", db, "--last", "2", "--format", "json")
+    assert every.code == 0 and json.loads(every.out) == other
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM analyses").fetchone() == (2,)
+    assert cli("analyze", "--all", "--last", "2").code == 2
+    missing = cli("analyze", "nope", "--db", db)
+    assert missing.code == 1 and "no match 'nope'" in missing.err

@@ -1,91 +1,63 @@
-"""The review of a match: every decision of every Ghost 13 hand ranked by the exact solver.
+"""The review of a match: every decision ranked, with the points each option is worth.
 
-For each hand whose deal is known (dealt open, or recorded hidden and made known by the reveals
-at its end: each player's tiles are the tiles they played plus the tiles they revealed), the
-hand is replayed from its deal. At every decision (a play, or a pass) the value of each legal
-option is solved exactly (:func:`dominolog.analysis.ghost13.values`: points the player on move
-scores for the hand minus the opponent's), and the move played is ranked: ``#k of N``, where
-``k`` is 1 + the number of options strictly better; the points lost are best minus played.
+Ghost 13 deals all 28 tiles, so its positions are solved exactly: for each hand whose deal is
+known (dealt open, or recorded hidden and made known by the reveals at its end: each player's
+tiles are the tiles they played plus the tiles they revealed), the hand is replayed from its deal.
+At every decision (a play, or a pass) the value of each legal option is solved exactly
+(:func:`dominolog.analysis.ghost13.values`: points the player on move scores for the hand minus the
+opponent's), and the move played is ranked: ``#k of N``, where ``k`` is 1 + the number of options
+strictly better; the points lost are best minus played.
 
-Per player, only the decisions with something at stake count (a *choice*: the options do not
-all have the same value); forced moves are listed but counted apart. The figures:
-
-- ``match rate``: the share of choices where a best move was played;
-- ``average loss``: points lost per choice;
-- ``accuracy = 100 * mean over choices of (1 - loss / max(1, best - worst))``: how much of each
-  decision's range (best minus worst option) was kept. Ghost 13 hands swing by tens of points, so
-  a scale-free share is used rather than an exponential in raw points (KaTrain's
-  ``100 * 0.75 ** average_loss``), which would call a 10-point slip in a 100-point range as bad
-  as one that throws away the whole of a 10-point range.
-
-Only Ghost 13 is solved so far; another variant gives a review that says so and nothing else.
+The other variants (Brettspielnetz, 39, Double Bergen, Double Draw) are reviewed by sampling the
+deals the player on move could have faced (:mod:`dominolog.analysis.sampling`); :func:`review_match`
+picks the method by the variant. The per-player figures are :mod:`dominolog.analysis.results`'.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from dominolog.analysis.ghost13 import Move, Position, Solver, moves, play, values
+from dominolog.analysis.results import (
+    ACCURACY,
+    TOP,
+    Decision,
+    HandReview,
+    MatchReview,
+    PlayerReview,
+    Sampling,
+    assemble,
+)
+from dominolog.analysis.sampling import SAMPLED, SAMPLES, SEED, review_sampled
 from dominolog.log.reader import MatchLog
 from dominolog.reducer import MatchReducer
 from dominolog.state import HandState
 from dominolog.tiles import DOUBLE_SIX, Tile
 
-NOT_SOLVED = "not analysed: only Ghost 13 is solved exactly so far"
+NOT_SOLVED = "not analysed: dominolog does not analyse this variant"
 DEAL_UNKNOWN = "not analysed: the deal is not known"
-ACCURACY = "accuracy = 100 x mean over choices of (1 - loss / max(1, best - worst))"
-#: how many of a player's mistakes are listed
-TOP = 5
 
-
-@dataclass
-class Decision:
-    seq: int
-    player: str
-    played: str
-    value: int
-    #: every legal option with its value, in the variant's order
-    options: list[tuple[str, int]]
-    best: int
-    worst: int
-    best_move: str
-    rank: int
-    hand: int = 0
-
-    @property
-    def count(self) -> int:
-        return len(self.options)
-
-    @property
-    def loss(self) -> int:
-        return self.best - self.value
-
-    @property
-    def choice(self) -> bool:
-        """Something was at stake: the options do not all have the same value."""
-        return self.best != self.worst
-
-    @property
-    def kept(self) -> float:
-        """The share of the decision's range kept (1 for a best move)."""
-        return 1 - self.loss / max(1, self.best - self.worst)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "hand": self.hand,
-            "seq": self.seq,
-            "player": self.player,
-            "played": self.played,
-            "value": self.value,
-            "best": self.best,
-            "best_move": self.best_move,
-            "worst": self.worst,
-            "rank": self.rank,
-            "options": [{"move": m, "value": v} for m, v in self.options],
-            "loss": self.loss,
-        }
+__all__ = [
+    "ACCURACY",
+    "DEAL_UNKNOWN",
+    "NOT_SOLVED",
+    "TOP",
+    "Decision",
+    "HandPlan",
+    "HandReview",
+    "MatchPlan",
+    "MatchReview",
+    "PlayerReview",
+    "Sampling",
+    "assemble",
+    "decisions_to_solve",
+    "not_solved",
+    "plan_match",
+    "review_hand",
+    "review_hand_of",
+    "review_match",
+]
 
 
 @dataclass
@@ -102,89 +74,14 @@ class HandPlan:
 
 
 @dataclass
-class HandReview:
-    number: int
-    decisions: list[Decision] = field(default_factory=list)
-    #: why the hand (or its end) was not analysed, if so
-    note: str | None = None
-    #: the deal was recorded hidden and made known by the reveals
-    hidden: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "hidden_deal": self.hidden,
-            "note": self.note,
-            "decisions": [d.as_dict() for d in self.decisions],
-        }
-
-
-@dataclass
-class PlayerReview:
-    name: str
-    decisions: int = 0
-    choices: int = 0
-    total_loss: int = 0
-    best_played: int = 0
-    kept: float = 0.0
-    mistakes: list[Decision] = field(default_factory=list)
-
-    @property
-    def average_loss(self) -> float:
-        return self.total_loss / self.choices if self.choices else 0.0
-
-    @property
-    def match_rate(self) -> float:
-        return 100 * self.best_played / self.choices if self.choices else 100.0
-
-    @property
-    def accuracy(self) -> float:
-        return 100 * self.kept / self.choices if self.choices else 100.0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "decisions": self.decisions,
-            "choices": self.choices,
-            "total_loss": self.total_loss,
-            "average_loss": round(self.average_loss, 2),
-            "match_rate": round(self.match_rate, 1),
-            "accuracy": round(self.accuracy, 1),
-            "mistakes": [{"hand": d.hand, "seq": d.seq, "loss": d.loss} for d in self.mistakes],
-        }
-
-
-@dataclass
-class MatchReview:
-    source: str
-    match_id: str | None
-    variant: str | None
-    players: list[str]
-    #: why the match was not analysed, if so
-    note: str | None = None
-    hands: list[HandReview] = field(default_factory=list)
-    summary: list[PlayerReview] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "match_id": self.match_id,
-            "variant": self.variant,
-            "players": self.players,
-            "note": self.note,
-            "accuracy": ACCURACY,
-            "summary": [p.as_dict() for p in self.summary],
-            "hands": [h.as_dict() for h in self.hands],
-        }
-
-
-@dataclass
 class MatchPlan:
     source: str
     match_id: str | None
     variant: str | None
     players: list[str]
     hands: list[HandPlan]
+    #: the head hash of the log as folded
+    head: str = ""
 
 
 def _deal_of(hand: HandState, players: list[str]) -> tuple[list[Tile], list[Tile]] | None:
@@ -240,6 +137,7 @@ def plan_match(log: MatchLog) -> MatchPlan:
         state.variant if state is not None else None,
         list(state.players) if state is not None else [],
         plans,
+        reducer.head,
     )
 
 
@@ -310,6 +208,7 @@ def review_hand(
                 next(str(m) for m, v in options if v == best),
                 1 + sum(v > played for _, v in options),
                 plan.number,
+                kind="pass" if option.is_pass else "play",
             )
         )
         if on_decision is not None:
@@ -328,31 +227,9 @@ def decisions_to_solve(plan: HandPlan, from_seq: int = 0, last: int | None = Non
     return len(_chosen(_replay(plan)[0], from_seq, last)) if plan.deal is not None else 0
 
 
-def assemble(plan: MatchPlan, hands: list[HandReview]) -> MatchReview:
-    """The match's review from its hands' reviews: the per-player figures and biggest mistakes."""
-    review = MatchReview(plan.source, plan.match_id, plan.variant, plan.players, hands=hands)
-    players = {p: PlayerReview(p) for p in plan.players}
-    for h in hands:
-        for d in h.decisions:
-            f = players[d.player]
-            f.decisions += 1
-            if not d.choice:
-                continue
-            f.choices += 1
-            f.total_loss += d.loss
-            f.best_played += d.loss == 0
-            f.kept += d.kept
-            if d.loss > 0:
-                f.mistakes.append(d)
-    for f in players.values():
-        f.mistakes = sorted(f.mistakes, key=lambda d: (-d.loss, d.hand, d.seq))[:TOP]
-    review.summary = list(players.values())
-    return review
-
-
 def not_solved(plan: MatchPlan) -> MatchReview | None:
-    """The review of a match the solver cannot analyse (another variant), or None."""
-    if plan.variant != "ghost13":
+    """The review of a match neither solved nor sampled (a variant dominolog does not analyse), or None."""
+    if plan.variant != "ghost13" and plan.variant not in SAMPLED:
         return MatchReview(plan.source, plan.match_id, plan.variant, plan.players, note=NOT_SOLVED)
     return None
 
@@ -363,12 +240,17 @@ def review_match(
     on_decision: Callable[[], None] | None = None,
     from_seq: int = 0,
     last: int | None = None,
+    samples: int = SAMPLES,
+    seed: int = SEED,
 ) -> MatchReview:
     """Review the match (or only hand ``hand``; only the decisions from seq ``from_seq`` on, only
-    each hand's ``last`` decisions if given), one solver per hand, in this process."""
+    each hand's ``last`` decisions if given), in this process: Ghost 13 exactly, one solver per hand;
+    the other variants by sampling ``samples`` deals a decision (seeded with ``seed``)."""
     plan = plan_match(log)
     refused = not_solved(plan)
     if refused is not None:
         return refused
+    if plan.variant in SAMPLED:
+        return review_sampled(log, hand, samples, seed, on_decision, from_seq, last)
     hands = [review_hand(h, None, on_decision, from_seq, last) for h in plan.hands if hand is None or h.number == hand]
     return assemble(plan, hands)

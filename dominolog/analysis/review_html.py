@@ -1,8 +1,10 @@
-"""The review of a match as one self-contained HTML page: the players' figures, then a table a hand."""
+"""The review of a match as one self-contained HTML page: the players' figures, then a table a hand.
+Sampled values (the variants other than Ghost 13) are shown with 2 decimals and their spread."""
 
 from __future__ import annotations
 
-from dominolog.analysis.review import ACCURACY, HandReview, MatchReview
+from dominolog.analysis.playout import POLICY
+from dominolog.analysis.results import ACCURACY, Decision, HandReview, MatchReview, Number
 from dominolog.club.page import esc, html_page
 
 #: a loss at least this big is shown red (a smaller one amber)
@@ -13,11 +15,26 @@ tr.amber td { background: #fff3cd; }
 tr.red td { background: #f8d7da; }
 td.num, th.num { text-align: right; }
 p.legend { font-size: 0.9em; }
+span.spread { color: #555; font-size: 0.9em; }
 """
 
 
-def _hand(h: HandReview) -> str:
-    title = f"Hand {h.number}" + (" (deal made known by the reveals)" if h.hidden else "")
+def _num(x: Number, sign: bool = False) -> str:
+    if isinstance(x, int):
+        return f"{x:+d}" if sign else str(x)
+    return f"{x:+.2f}" if sign else f"{x:.2f}"
+
+
+def _value(d: Decision) -> str:
+    text = _num(d.value, True)
+    if d.spread is not None:
+        text += f" <span class='spread'>±{d.spread:.2f}</span>"
+    return text
+
+
+def _hand(h: HandReview, sampled: bool) -> str:
+    known = "recorded with hidden hands" if sampled else "deal made known by the reveals"
+    title = f"Hand {h.number}" + (f" ({known})" if h.hidden else "")
     parts = [f"<h2>{esc(title)}</h2>"]
     if h.note:
         parts.append(f"<p>{esc(h.note)}</p>")
@@ -27,8 +44,8 @@ def _hand(h: HandReview) -> str:
             cls = ' class="red"' if d.loss >= RED else ' class="amber"' if d.loss > 0 else ""
             rows.append(
                 f"<tr{cls}><td class='num'>{d.seq}</td><td>{esc(d.player)}</td><td>{esc(d.played)}</td>"
-                f"<td class='num'>{d.value:+d}</td><td class='num'>#{d.rank} of {d.count}</td>"
-                f"<td class='num'>{d.loss}</td><td>{esc(d.best_move)} {d.best:+d}</td></tr>"
+                f"<td class='num'>{_value(d)}</td><td class='num'>#{d.rank} of {d.count}</td>"
+                f"<td class='num'>{_num(d.loss)}</td><td>{esc(d.best_move)} {_num(d.best, True)}</td></tr>"
             )
         parts.append(
             "<table><thead><tr><th class='num'>seq</th><th>player</th><th>played</th><th class='num'>value</th>"
@@ -47,10 +64,10 @@ def render_html(review: MatchReview) -> str:
         return html_page(title, "\n".join(body), CSS)
     rows = []
     for p in review.summary:
-        worst = "; ".join(f"hand {d.hand} seq {d.seq}: {d.played} lost {d.loss}" for d in p.mistakes) or "none"
+        worst = "; ".join(f"hand {d.hand} seq {d.seq}: {d.played} lost {_num(d.loss)}" for d in p.mistakes) or "none"
         rows.append(
             f"<tr><td>{esc(p.name)}</td><td class='num'>{p.choices} of {p.decisions}</td>"
-            f"<td class='num'>{p.total_loss}</td><td class='num'>{p.average_loss:.2f}</td>"
+            f"<td class='num'>{_num(p.total_loss)}</td><td class='num'>{p.average_loss:.2f}</td>"
             f"<td class='num'>{p.match_rate:.1f}%</td><td class='num'>{p.accuracy:.1f}</td><td>{esc(worst)}</td></tr>"
         )
     body.append(
@@ -58,10 +75,19 @@ def render_html(review: MatchReview) -> str:
         "<th class='num'>avg loss</th><th class='num'>best played</th><th class='num'>accuracy</th>"
         "<th>biggest mistakes</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
     )
+    sampling = review.sampling
+    if sampling is None:
+        how = "Values are exact, in points for the player on move (their points for the hand minus the opponent's)."
+    else:
+        how = (
+            f"Values are sampled: each is the mean over {sampling.samples} deals (seed {sampling.seed}) consistent "
+            f"with what the player on move knew then, with {POLICY}; in points for that player (their side's for the "
+            f"rest of the hand minus the mean of the others'; penalties turned round, so higher is better); "
+            f"± is the standard deviation over the deals."
+        )
     body.append(
-        f"<p class='legend'>Values are exact, in points for the player on move (their points for the hand minus "
-        f"the opponent's). Choices: decisions whose options do not all have the same value. {esc(ACCURACY)}. "
-        f"Rows: amber a loss, red a loss of {RED} points or more.</p>"
+        f"<p class='legend'>{esc(how)} Choices: decisions whose options do not all have the same value. "
+        f"{esc(ACCURACY)}. Rows: amber a loss, red a loss of {RED} points or more.</p>"
     )
-    body.extend(_hand(h) for h in review.hands)
+    body.extend(_hand(h, sampling is not None) for h in review.hands)
     return html_page(title, "\n".join(body), CSS)

@@ -1,31 +1,55 @@
-"""``dominolog analyze``: every decision of a Ghost 13 match ranked by the exact solver."""
+"""``dominolog analyze``: every decision of a match ranked, Ghost 13 by the exact solver, the other
+variants by sampling the deals the player on move could have faced (``--samples``, ``--seed``)."""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dominolog.cli.common import (
-    MatchNumber,
     MatchStore,
-    MatchTarget,
     ReportFormat,
     ReportHand,
-    ReportOut,
     fail,
-    match_of,
+    read_matches,
     write_report,
 )
+from dominolog.log.reader import MatchLog
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # the analysis is imported when the command runs
-    from dominolog.analysis.review import HandReview, MatchReview
+    from collections.abc import Callable
+
+    from dominolog.analysis.results import Decision, HandReview, MatchReview
+    from dominolog.analysis.sampling import SampledPlan
+
+
+def _num(x: float, sign: bool = False) -> str:
+    """An exact value as an integer, a sampled one with 2 decimals."""
+    if isinstance(x, int):
+        return f"{x:+d}" if sign else str(x)
+    return f"{x:+.2f}" if sign else f"{x:.2f}"
+
+
+def _line(d: Decision, width: int) -> str:
+    mark = "!" if d.loss > 0 else " "
+    played = d.played
+    best = f"best {d.best_move} {_num(d.best, True)}"
+    if d.samples is not None:
+        best += f", played {_num(d.value, True)} ±{d.spread:.2f}"
+    return (
+        f"{mark} seq {d.seq:<4} {shown(d.player, 40):<{width}}  played {played:<11} "
+        f"#{d.rank} of {d.count:<3} lost {_num(d.loss):<3} ({best})"
+    )
 
 
 def render_text(review: MatchReview) -> str:
     """The review as text: a line a decision (mistakes marked ``!``), then each player's figures."""
+    from dominolog.analysis.playout import POLICY
     from dominolog.analysis.review import ACCURACY
 
     head = f"{shown(review.match_id or review.source)} ({shown(review.variant or '?')})"
@@ -33,29 +57,37 @@ def render_text(review: MatchReview) -> str:
         return f"{head}: {review.note}\n"
     width = max((len(shown(p, 40)) for p in review.players), default=4)
     lines = [head]
+    sampling = review.sampling
+    if sampling is not None:
+        lines.append(f"Sampled: {sampling.samples} deals a decision (seed {sampling.seed})")
     for h in review.hands:
         lines.append("")
-        lines.append(f"Hand {h.number}" + (" (deal made known by the reveals)" if h.hidden else ""))
+        known = "deal made known by the reveals" if sampling is None else "recorded with hidden hands"
+        lines.append(f"Hand {h.number}" + (f" ({known})" if h.hidden else ""))
         for d in h.decisions:
-            mark = "!" if d.loss > 0 else " "
-            lines.append(
-                f"{mark} seq {d.seq:<4} {shown(d.player, 40):<{width}}  played {d.played:<11} "
-                f"#{d.rank} of {d.count:<3} lost {d.loss:<3} (best {d.best_move} {d.best:+d})"
-            )
+            lines.append(_line(d, width))
         if h.note:
-            lines.append(f"  {h.note}")
+            lines.append(f"  {shown(h.note, 2000)}")
     lines.append("")
     lines.append("Per player (choices: decisions whose options do not all have the same value)")
     for p in review.summary:
         lines.append(
-            f"  {shown(p.name, 40):<{width}}  {p.choices} choices of {p.decisions} decisions, lost {p.total_loss} "
-            f"(avg {p.average_loss:.2f}), best move {p.match_rate:.1f}%, accuracy {p.accuracy:.1f}"
+            f"  {shown(p.name, 40):<{width}}  {p.choices} choices of {p.decisions} decisions, lost "
+            f"{_num(p.total_loss)} (avg {p.average_loss:.2f}), best move {p.match_rate:.1f}%, accuracy {p.accuracy:.1f}"
         )
         for d in p.mistakes:
             lines.append(
-                f"    hand {d.hand} seq {d.seq}: played {d.played}, lost {d.loss} (best {d.best_move} {d.best:+d})"
+                f"    hand {d.hand} seq {d.seq}: played {d.played}, lost {_num(d.loss)} "
+                f"(best {d.best_move} {_num(d.best, True)})"
             )
-    lines.append(f"Values are exact points for the player on move (theirs minus the opponent's); {ACCURACY}.")
+    if sampling is None:
+        lines.append(f"Values are exact points for the player on move (theirs minus the opponent's); {ACCURACY}.")
+    else:
+        lines.append(
+            f"Values are points for the player on move (their side's for the rest of the hand minus the others' "
+            f"mean; penalties turned round), each the mean over {sampling.samples} deals consistent with what "
+            f"they knew, with {POLICY}; ± is the standard deviation over the deals; {ACCURACY}."
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -77,48 +109,253 @@ def _run(log, hands: list[int], jobs: int, from_seq: int, last: int | None, adva
     return out
 
 
+def _run_sampled(
+    log: MatchLog,
+    plan: SampledPlan,
+    hands: list[int],
+    jobs: int,
+    samples: int,
+    seed: int,
+    from_seq: int,
+    last: int | None,
+    sizes: dict[int, int],
+    advance: Callable[[int], None],
+) -> list[HandReview]:
+    """The sampled review of ``hands`` (in this process, or spread over ``jobs`` processes: the same
+    result, each decision seeding its own generator)."""
+    from dominolog.analysis.sampling import review_sampled_hand, review_sampled_hand_of
+
+    if jobs <= 1 or len(hands) <= 1:
+        by_number = {h.number: h for h in plan.hands}
+        return [
+            review_sampled_hand(plan, by_number[n], samples, seed, lambda: advance(1), from_seq, last) for n in hands
+        ]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(review_sampled_hand_of, log, n, samples, seed, from_seq, last) for n in hands]
+        out = []
+        for n, f in zip(hands, futures, strict=True):
+            out.append(f.result())
+            advance(sizes[n])
+    return out
+
+
+def _review_of(
+    log: MatchLog,
+    where: str,
+    hand: int | None,
+    jobs: int,
+    from_seq: int,
+    last: int | None,
+    samples: int,
+    seed: int,
+) -> MatchReview:
+    """Analyse one match (a progress bar when it takes a while)."""
+    from dominolog.analysis.results import Sampling
+    from dominolog.analysis.review import assemble, decisions_to_solve, not_solved, plan_match
+    from dominolog.analysis.sampling import SAMPLED, moves_to_sample, plan_sampled
+    from dominolog.cli.progress import LateProgress
+
+    plan = plan_match(log)
+    review = not_solved(plan)
+    if review is None and plan.variant in SAMPLED:
+        sampled = plan_sampled(log)
+        chosen_s = [h for h in sampled.hands if hand is None or h.number == hand]
+        if hand is not None and not chosen_s:
+            fail(f"{where} has no hand {hand}")
+        sizes = {h.number: moves_to_sample(sampled, h, from_seq, last) for h in chosen_s}
+        with LateProgress(sum(sizes.values()), "analysing", unit="moves", rate_unit=None) as bar:
+            hands = _run_sampled(
+                log,
+                sampled,
+                [h.number for h in chosen_s],
+                jobs,
+                samples,
+                seed,
+                from_seq,
+                last,
+                sizes,
+                lambda n: bar.advance(n, n, n),
+            )
+        review = assemble(sampled, hands, Sampling(samples, seed))
+    elif review is None:
+        chosen = [h for h in plan.hands if hand is None or h.number == hand]
+        if hand is not None and not chosen:
+            fail(f"{where} has no hand {hand}")
+        total = sum(decisions_to_solve(h, from_seq, last) for h in chosen)
+        with LateProgress(total, "analysing", unit="decisions", rate_unit=None) as bar:
+            hands = _run(log, [h.number for h in chosen], jobs, from_seq, last, lambda n: bar.advance(n, n, n))
+        review = assemble(plan, hands)
+    review.head = plan.head
+    return review
+
+
+def _settings(variant: str | None, hand: int | None, from_seq: int, last: int | None, samples: int, seed: int):  # type: ignore[no-untyped-def]
+    from dominolog.analysis.cache import settings_of
+    from dominolog.analysis.sampling import SAMPLED
+
+    sampled = variant in SAMPLED
+    return settings_of(samples if sampled else None, seed if sampled else None, hand, from_seq, last)
+
+
+def _stored_reviews(
+    db: Path, ids: list[str], every: bool, analyse: Callable[[MatchLog, str], MatchReview], options: tuple[Any, ...]
+) -> list[MatchReview]:
+    """The reviews of the store's matches ``ids`` (or all): each kept one taken as it is, the others
+    analysed and kept (unless the store is read-only here: then said once, on stderr)."""
+    from dominolog.analysis.cache import VERSION
+    from dominolog.analysis.results import review_from_dict
+    from dominolog.cli.common import match_id_or_fail, store_or_fail
+    from dominolog.store import ReadOnlyError
+
+    out = []
+    with store_or_fail(db, create=False, write=False) as store:
+        rows = {r["id"]: r for r in store.list_matches()}
+        if every:
+            ids = sorted(rows)
+            if not ids:
+                fail(f"{shown(db)}: the store holds no match")
+        told = False
+        for mid in ids:
+            match_id_or_fail(store, db, mid)
+            row = rows[mid]
+            settings = _settings(row["variant"], *options)
+            kept = store.analysis(mid, row["head"], VERSION, settings)
+            if kept is not None:
+                try:
+                    out.append(review_from_dict(kept))
+                    continue
+                except (KeyError, TypeError, ValueError, IndexError):
+                    pass  # damaged behind the store's back: analysed again
+            log = MatchLog(f"{db}#{mid}", 1, [rec for rec, _ in store.records(mid)])
+            review = analyse(log, f"{shown(db)}: match {shown(mid, 100)}")
+            if review.head == row["head"]:
+                try:
+                    store.save_analysis(mid, row["head"], VERSION, settings, review.as_dict())
+                except ReadOnlyError:
+                    if not told:
+                        sys.stderr.write(f"dominolog: {shown(db)} is read-only here: the analyses are not kept\n")
+                        told = True
+            out.append(review)
+    return out
+
+
 def analyze(
-    target: MatchTarget,
-    match: MatchNumber = 1,
+    targets: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Log files (every match in each), or with --db match ids of the store.",
+            show_default=False,
+            metavar="FILE|MATCH",
+        ),
+    ] = None,
+    every: Annotated[bool, typer.Option("--all", help="With --db: every match in the store.")] = False,
+    match: Annotated[
+        int | None, typer.Option("--match", min=1, help="Only this match of each file (1 = the first).")
+    ] = None,
     db: MatchStore = None,
     hand: ReportHand = None,
     format: ReportFormat = "text",
-    out: ReportOut = None,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Solve this many hands at once (processes).")] = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Write the report to this file (html of several matches: one page each into this folder).",
+            show_default=False,
+        ),
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Analyse this many hands at once (processes).")] = 1,
     from_seq: Annotated[
         int, typer.Option("--from-seq", min=0, help="Only the decisions from this seq on (earlier moves are replayed).")
     ] = 0,
     last: Annotated[
         int | None, typer.Option("--last", min=0, help="Only each hand's last N decisions (the end game).")
     ] = None,
+    samples: Annotated[
+        int,
+        typer.Option(
+            "--samples",
+            min=1,
+            max=10_000,
+            help="Deals sampled at each decision (every variant but Ghost 13, which is solved exactly).",
+        ),
+    ] = 20,
+    seed: Annotated[
+        int, typer.Option("--seed", help="The seed of the sampling: the same seed gives the same review.")
+    ] = 0,
 ) -> None:
-    """Rank every decision of a Ghost 13 match with the exact solver (both hands known: dealt open, or
-    made known by the reveals): each option's value, the move played, its rank and the points lost,
-    then each player's figures. Another variant is not analysed (exit 0)."""
-    from dominolog.analysis.review import assemble, decisions_to_solve, not_solved, plan_match
-    from dominolog.cli.progress import LateProgress
+    """Rank every decision of a match: each option's value in points, the move played, its rank and the
+    points lost, then each player's figures. Ghost 13 is solved exactly (both hands known: dealt open,
+    or made known by the reveals); the other variants are valued by sampling deals consistent with what
+    the player on move knew (--samples, --seed) and playing each out. With --db the analyses are kept
+    in the store (by the match's head, the analysis version and these settings): asked again, or shown
+    by replay, audit and standings, they are not recomputed."""
+    from dominolog.cli.common import match_of_file
 
+    targets = targets or []
     if format not in ("text", "json", "html"):
         fail(f"--format {shown(format, 40)!r}: choose text, json or html")
-    log, _, where = match_of(target, match, db)
-    if log.orphan:
-        fail(f"{shown(log.source)}: not a match: no match_start line", 1)
-    plan = plan_match(log)
-    review = not_solved(plan)
-    if review is None:
-        chosen = [h for h in plan.hands if hand is None or h.number == hand]
-        if hand is not None and not chosen:
-            fail(f"{where} has no hand {hand}")
-        total = sum(decisions_to_solve(h, from_seq, last) for h in chosen)
-        with LateProgress(total, "analysing") as bar:
-            hands = _run(log, [h.number for h in chosen], jobs, from_seq, last, lambda n: bar.advance(n, n))
-        review = assemble(plan, hands)
+    if not targets and not every:
+        fail("give log files, or with --db match ids or --all")
+    if every and db is None:
+        fail("--all analyses every match of a store: give --db")
+    if every and targets:
+        fail("give match ids or --all, not both")
+    options = (hand, from_seq, last, samples, seed)
+
+    def analyse(log: MatchLog, where: str) -> MatchReview:
+        if log.orphan:
+            fail(f"{shown(log.source)}: not a match: no match_start line", 1)
+        return _review_of(log, where, hand, jobs, from_seq, last, samples, seed)
+
+    if db is not None:
+        if match is not None:
+            fail("--match picks a match of a file: with --db, name the match by its id")
+        reviews = _stored_reviews(db, targets, every, analyse, options)
+    else:
+        reviews = []
+        for target in targets:
+            logs = read_matches(Path(target))
+            if not logs:
+                fail(f"{shown(target)}: no events in the file")
+            if match is not None:
+                logs = [match_of_file(Path(target), match)[0]]
+            for k, log in enumerate(logs, start=match or 1):
+                reviews.append(analyse(log, f"{shown(target)}: match {k}"))
+    _report(reviews, format, out)
+
+
+def _report(reviews: list[MatchReview], format: str, out: Path | None) -> None:
+    said = "analysed" if any(r.note is None for r in reviews) else reviews[0].note or "analysed"
     if format == "json":
-        text = json.dumps(review.as_dict(), ensure_ascii=False, indent=1) + "\n"
+        doc = reviews[0].as_dict() if len(reviews) == 1 else {"reviews": [r.as_dict() for r in reviews]}
+        write_report(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", out, said)
     elif format == "html":
         from dominolog.analysis.review_html import render_html
 
-        text = render_html(review)
+        if len(reviews) == 1 and not (out is not None and out.is_dir()):
+            write_report(render_html(reviews[0]), out, said)
+            return
+        if out is None:
+            fail(f"{len(reviews)} matches analysed: give --out FOLDER to write one page per match")
+        if out.exists() and not out.is_dir():
+            fail(f"{shown(out)}: {len(reviews)} pages need a folder, and this is a file")
+        out.mkdir(parents=True, exist_ok=True)
+        names: set[str] = set()
+        for r in reviews:
+            name = page_name(r.match_id or Path(r.source).stem, names)
+            write_report(render_html(r), out / name, "analysed")
     else:
-        text = render_text(review)
-    write_report(text, out, review.note or "analysed")
+        write_report("\n".join(render_text(r) for r in reviews), out, said)
+
+
+def page_name(match_id: str, taken: set[str]) -> str:
+    """A file name for a match's page: its id with only safe characters, made unique."""
+    base = "".join(c if c.isalnum() or c in "-_." else "_" for c in match_id).strip(".")[:100] or "match"
+    name, n = f"{base}.analysis.html", 1
+    while name in taken:
+        n += 1
+        name = f"{base}-{n}.analysis.html"
+    taken.add(name)
+    return name

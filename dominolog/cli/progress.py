@@ -24,11 +24,21 @@ class LateProgress:
     """``with LateProgress(total, "importing") as p: p.advance(nbytes, events)``, once a match: a
     transient bar on stderr (bytes read of ``total``, matches, events/s, time left), started after
     :data:`DELAY_SECONDS`, never when stderr is not a terminal (a pipe, a file) or when disabled
-    (``--quiet``)."""
+    (``--quiet``). ``unit`` names what is counted (``advance(..., count=n)``: n of them at once) and
+    ``rate_unit`` what the rate is of (``None``: no rate shown)."""
 
-    def __init__(self, total: int, label: str, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        total: int,
+        label: str,
+        enabled: bool = True,
+        unit: str = "matches",
+        rate_unit: str | None = "events",
+    ) -> None:
         self.total = total
         self.label = label
+        self.unit = unit
+        self.rate_unit = rate_unit
         self.enabled = enabled and sys.stderr.isatty()
         self.delay = _delay()
         self.done = self.matches = self.events = 0
@@ -43,10 +53,10 @@ class LateProgress:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.stop()
 
-    def advance(self, nbytes: int, events: int = 0) -> None:
-        """One more match read: its bytes and its events."""
+    def advance(self, nbytes: int, events: int = 0, count: int = 1) -> None:
+        """One more match read (``count`` more of the unit counted): its bytes and its events."""
         self.done += nbytes
-        self.matches += 1
+        self.matches += count
         self.events += events
         if not self.enabled:
             return
@@ -57,10 +67,13 @@ class LateProgress:
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+            counted = "{task.fields[matches]:,} " + self.unit
+            if self.rate_unit is not None:
+                counted += ", {task.fields[rate]:,.0f} " + self.rate_unit + "/s"
             self._bar = Progress(
                 TextColumn(self.label),
                 BarColumn(),
-                TextColumn("{task.fields[matches]:,} matches, {task.fields[rate]:,.0f} events/s"),
+                TextColumn(counted),
                 TimeRemainingColumn(),
                 transient=True,
                 console=Console(stderr=True),
