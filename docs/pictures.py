@@ -182,13 +182,56 @@ def save_club_pages(folder: Path = DOCS) -> None:
             driver.quit()
 
 
-def main() -> None:
+REPLAY_ANALYSIS = "replay-analysis.png"
+
+
+def save_replay_analysis(folder: Path = DOCS, name: str = REPLAY_ANALYSIS, seq: int = 6) -> None:
+    """The replay viewer on the tabletop Ghost 13 match with its whole analysis (exact: about half a
+    minute), at Ana's mistake at seq 6: the points each decision lost, the options with their values.
+    Textual's SVG screenshot, drawn as PNG by Debian's headless Chromium (selenium, chromium and
+    chromium-driver, as the browser tests)."""
+    from selenium.webdriver.common.by import By
+
+    from dominolog.analysis.review import review_match
+    from dominolog.analysis.shown import parse_review
+    from dominolog.tui.app import ReplayApp
+
+    (log,) = list(iter_matches(ROOT / "replays" / "ghost13-tabletop-hidden.jsonl"))
+    review = parse_review(review_match(log).as_dict())
+    app = ReplayApp(log, "ghost13-tabletop-hidden.jsonl", start_seq=seq, analysis=review)
+    with tempfile.TemporaryDirectory() as tmp:
+
+        async def shoot() -> None:
+            async with app.run_test(size=(100, 34)) as pilot:
+                await pilot.pause()
+                app.save_screenshot("replay-analysis.svg", tmp)
+
+        asyncio.run(shoot())
+        driver = _chromium(tmp, 1400, 1100)
+        try:
+            driver.get((Path(tmp) / "replay-analysis.svg").as_uri())
+            driver.find_element(By.TAG_NAME, "svg").screenshot(str(folder / name))
+        finally:
+            driver.quit()
+
+
+def main(only: list[str] | None = None) -> None:
+    """Every picture; ``only``: just these (``python docs/pictures.py replay-analysis``)."""
+    if only:
+        steps = {"replay-analysis": save_replay_analysis, "recorder": save_recorder, "audit": save_audit_report,
+                 "club": save_club_pages}  # fmt: skip
+        for step in only:
+            steps[step]()
+        return
     for name, text in pictures().items():
         (DOCS / name).write_text(text, encoding="utf-8")
     save_recorder()
     save_audit_report()
     save_club_pages()
+    save_replay_analysis()
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])

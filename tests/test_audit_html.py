@@ -304,3 +304,217 @@ def test_the_report_in_a_real_browser(doc: dict[str, Any], tmp_path: Path) -> No
         (tmp_path / "audit.pdf").write_bytes(pdf)
     finally:
         driver.quit()
+
+
+# -- with an analysis of the match (issue 15) ----------------------------------------------------------------
+
+HIDDEN = REPLAYS / "ghost13-tabletop-hidden.jsonl"
+
+
+@pytest.fixture(scope="module")
+def analysed() -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """The tabletop Ghost 13 match, its audit document (with pictures) and its review (each hand's last 4
+    decisions, exact: fast), made in this process."""
+    from dominolog.analysis.review import review_match
+
+    log = next(iter(iter_matches_any(HIDDEN)))
+    return log, build_audit(log, pictures=True), review_match(log, last=4).as_dict()
+
+
+class _Cells(HTMLParser):
+    """Each table row's cells (class and text) by the row's id, and each element's text by its id."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: dict[str, list[tuple[str, str]]] = {}
+        self.row: str | None = None
+        self.cell: list[str] | None = None
+        self.cls = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "tr":
+            self.row = a.get("id") or a.get("data-player")
+            if self.row:
+                self.rows[self.row] = []
+        elif tag == "td" and self.row:
+            self.cell, self.cls = [], a.get("class") or ""
+        elif tag == "br" and self.cell is not None:
+            self.cell.append(" | ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td" and self.row and self.cell is not None:
+            self.rows[self.row].append((self.cls, " ".join("".join(self.cell).split())))
+            self.cell = None
+        elif tag == "tr":
+            self.row = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def _cells(page: str) -> dict[str, list[tuple[str, str]]]:
+    parser = _Cells()
+    parser.feed(page)
+    parser.close()
+    return parser.rows
+
+
+def _decisions(review: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    return {d["seq"]: d for h in review["hands"] for d in h["decisions"]}
+
+
+def test_the_analysis_column_has_each_decisions_rank_loss_and_best_move(
+    analysed: tuple[Any, dict[str, Any], dict[str, Any]],
+) -> None:
+    from dominolog.analysis.shown import parse_review
+
+    _, doc, review = analysed
+    page = render_html(doc, parse_review(review))
+    rows = _cells(page)
+    decisions = _decisions(review)
+    mistake = decisions[29]
+    assert (mistake["rank"], len(mistake["options"]), mistake["loss"], mistake["best_move"]) == (3, 3, 16, "2-4 right")
+    assert rows["h1-e29"] == [
+        ("seq", "29"),
+        ("text", "play Ben 3-5 left"),
+        ("an mistake", "#3/3 -16 best 2-4 right"),
+        ("", ""),
+    ]
+    assert rows["h1-e30"][2] == ("an best", "#1/2 best")
+    assert rows["h1-e31"][2] == ("an even", "#1/1 =")  # one option: nothing at stake
+    assert rows["h1-e33"][2] == ("an", "")  # the reveal: no decision
+    for h in doc["hands"]:  # every event has the column; the decisions' cells say what the review says
+        for ev in h["events"]:
+            cls, text = rows[f"h{h['number']}-e{ev['seq']}"][2]
+            d = decisions.get(ev["seq"])
+            if d is None:
+                assert (cls, text) == ("an", "")
+                continue
+            word = f"-{d['loss']}" if d["loss"] else "best" if d["best"] != d["worst"] else "="
+            best = f" best {d['best_move']}" if d["loss"] else ""
+            assert text == f"#{d['rank']}/{len(d['options'])} {word}{best}"
+            assert cls == "an " + ("mistake" if d["loss"] else "best" if d["best"] != d["worst"] else "even")
+    # each player's figures, near the top
+    assert page.index('id="verdict"') < page.index('id="analysis"') < page.index('id="chain"')
+    figures = _cells(page[page.index('id="analysis"') : page.index('id="chain"')])
+    for p in review["summary"]:
+        assert [text for _, text in figures[p["name"]]] == [
+            p["name"],
+            str(p["decisions"]),
+            str(p["choices"]),
+            str(p["total_loss"]),
+            f"{p['average_loss']:.2f}",
+            f"{p['match_rate']:.1f}%",
+            f"{p['accuracy']:.1f}",
+        ]
+    # the viewer's frame of the decision lists its options, the best and the move played marked
+    frame = page[page.index('<div class="frame" data-seq="29"') :]
+    frame = frame[: frame.index('<table class="knowledge">')]
+    assert "Ben</strong> played 3-5 left (-6): #3 of 3, lost 16" in frame
+    assert '<tr class="best"><td>2-4 right</td><td class="num">+10</td></tr>' in frame
+    assert '<tr class="best"><td>3-3 left</td><td class="num">+10</td></tr>' in frame
+    assert '<tr class="played"><td>&#9654; 3-5 left</td><td class="num">-6</td></tr>' in frame
+
+
+def test_without_an_analysis_the_report_is_unchanged(analysed: tuple[Any, dict[str, Any], dict[str, Any]]) -> None:
+    _, doc, _ = analysed
+    page = render_html(doc)
+    assert page == render_html(doc, None)
+    assert 'class="an' not in page and 'id="analysis"' not in page and 'class="options"' not in page
+    assert all(len(cells) == 3 for key, cells in _cells(page).items() if key.startswith("h"))
+
+
+def test_audit_command_takes_the_analysis_from_a_file_or_the_store(
+    analysed: tuple[Any, dict[str, Any], dict[str, Any]], tmp_path: Path
+) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from dominolog.analysis.cache import VERSION, settings_of
+    from dominolog.cli import app
+    from dominolog.store import open_store
+
+    log, _, review = analysed
+    runner = CliRunner()
+    path = tmp_path / "review.json"
+    path.write_text(json.dumps(review), encoding="utf-8")
+    out = tmp_path / "audit.html"
+    done = runner.invoke(app, ["audit", str(HIDDEN), "--format", "html", "--analysis", str(path), "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    assert _cells(out.read_text(encoding="utf-8"))["h1-e29"][2] == ("an mistake", "#3/3 -16 best 2-4 right")
+    text = runner.invoke(app, ["audit", str(HIDDEN), "--analysis", str(path)])
+    assert text.exit_code == 2
+    assert text.stderr == "dominolog: --analysis: the analysis is shown in the HTML report (--format html)\n"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**review, "match_id": "another"}), encoding="utf-8")
+    refused = runner.invoke(app, ["audit", str(HIDDEN), "--format", "html", "--analysis", str(other)])
+    assert refused.exit_code == 1 and refused.stdout == ""
+    assert refused.stderr == (
+        f"dominolog: {other}: an analysis of match 'another', not of this match ('club-2026-11-20-table-3')\n"
+    )
+    # the store: the analysis it keeps for the match at its head
+    db = tmp_path / "club.db"
+    with open_store(db) as store:
+        list(store.import_matches([log]))
+        (row,) = store.list_matches()
+    html_of = lambda: runner.invoke(app, ["audit", "--db", str(db), row["id"], "--format", "html"]).stdout  # noqa: E731
+    assert 'class="an' not in html_of()
+    with open_store(db, create=False) as store:
+        store.save_analysis(row["id"], row["head"], VERSION, settings_of(last=4), review)
+    assert _cells(html_of())["h1-e29"][2] == ("an mistake", "#3/3 -16 best 2-4 right")
+
+
+def test_the_analysis_in_a_real_browser(analysed: tuple[Any, dict[str, Any], dict[str, Any]], tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    from dominolog.analysis.shown import parse_review
+
+    _, doc, review = analysed
+    page = tmp_path / "audit.html"
+    page.write_text(render_html(doc, parse_review(review)), encoding="utf-8")
+    driver = _driver(tmp_path)
+    try:
+        driver.get(page.as_uri())
+        summary = driver.find_element(By.ID, "analysis")
+        assert summary.is_displayed() and "Lost per choice" in summary.text
+        row = driver.find_element(By.ID, "h1-e29")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+        cell = row.find_element(By.CSS_SELECTOR, "td.an")
+        assert cell.is_displayed() and cell.text.split() == ["#3/3", "-16", "best", "2-4", "right"]
+        row.find_element(By.CSS_SELECTOR, "td.text").click()
+        assert driver.find_element(By.ID, "current-seq").text == "29"
+        frame = driver.find_element(By.CSS_SELECTOR, '.replay[data-hand="1"] .frame:not([hidden])')
+        options = frame.find_element(By.CSS_SELECTOR, ".options")
+        assert options.is_displayed()
+        best = [r.text for r in options.find_elements(By.CSS_SELECTOR, "tr.best")]
+        assert best == ["2-4 right +10", "3-3 left +10"]
+        assert options.find_element(By.CSS_SELECTOR, "tr.played").text == "▶ 3-5 left -6"
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert errors == [], errors
+    finally:
+        driver.quit()
+
+
+def test_names_and_moves_of_the_analysis_are_escaped(analysed: tuple[Any, dict[str, Any], dict[str, Any]]) -> None:
+    import json
+
+    from dominolog.analysis.shown import parse_review
+
+    _, doc, review = analysed
+    review = json.loads(json.dumps(review))
+    hostile = '<b>Eve</b> "x" <script>alert(1)</script> \x1b[2J'
+    d = _decisions(review)[29]
+    d["player"] = d["best_move"] = hostile
+    for o in d["options"]:
+        if o["value"] == d["best"]:
+            o["move"] = hostile
+    review["summary"][0]["name"] = hostile
+    page = render_html(doc, parse_review(review))
+    assert "<b>Eve" not in page and "\x1b" not in page and page.count("<script") == 1
+    shown = "&lt;b&gt;Eve&lt;/b&gt; &quot;x&quot; &lt;script&gt;alert(1)&lt;/script&gt; \\x1b[2J"
+    assert f'<span class="best-move">best {shown}</span>' in page
+    assert f'<tr data-player="{shown}"><td>{shown}</td>' in page
+    assert f"<strong>{shown}</strong> played 3-5 left" in page

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -408,3 +409,209 @@ def test_the_console_script_reads_the_store(cli: Cli, spring: tuple[Path, dict[s
     assert all(len(line) <= 100 for line in done.out.splitlines())
     bad = cli("standings", "--db", "x.db", "--since", "2026-13-01")
     assert (bad.code, bad.err) == (2, "dominolog: '2026-13-01' is not an ISO date (YYYY-MM-DD)\n")
+
+
+# -- --loss: the points lost, by the analyses the store keeps (issue 15) ------------------------------------
+
+#: the analyses kept in the store: match id -> (review_match's arguments, the settings they are kept under)
+ANALYSED: dict[str, dict[str, int]] = {
+    "spring-1": {"last": 3},  # Ghost 13 is solved exactly: each hand's end game only (fast), kept as a part
+    "spring-2": {"last": 3},
+    "spring-5": {"last": 3},  # the invalid match: counted only with --include-invalid
+    "spring-6": {"samples": 3},  # the sampled variants: whole matches, few deals
+    "spring-7": {"samples": 3},
+    "spring-8": {"samples": 3},
+}
+
+
+@pytest.fixture(scope="module")
+def analysed_store(
+    spring: tuple[Path, dict[str, Events]], tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, dict[str, Any]], dict[str, str]]:
+    """The season in a store, six of its matches analysed (the reviews kept as ``analyze --db`` keeps
+    them), and what ``standings`` printed (text, csv, json, html) before any analysis was kept."""
+    from dominolog.analysis.cache import VERSION, settings_of
+    from dominolog.analysis.review import review_match
+    from dominolog.store import open_store
+
+    path, _ = spring
+    db = tmp_path_factory.mktemp("analysed") / "spring.db"
+    logs = {log.records[0].obj["id"]: log for log in iter_matches_any(path)}
+    with open_store(db) as store:
+        list(store.import_matches(logs.values()))
+        heads = {r["id"]: r["head"] for r in store.list_matches()}
+    before = {fmt: _invoke("standings", "--db", db, "--format", fmt).stdout for fmt in ("text", "csv", "json", "html")}
+    reviews = {}
+    with open_store(db, create=False) as store:
+        for mid, how in ANALYSED.items():
+            reviews[mid] = review_match(logs[mid], **how).as_dict()
+            settings = (
+                settings_of(samples=how["samples"], seed=0) if "samples" in how else settings_of(last=how["last"])
+            )
+            store.save_analysis(mid, heads[mid], VERSION, settings, reviews[mid])
+    return db, reviews, before
+
+
+def _lost(reviews: dict[str, dict[str, Any]], ids: list[str]) -> dict[str, dict[str, Any]]:
+    """Each player's points lost over the reviews of ``ids``, worked out here from their decisions."""
+    out: dict[str, dict[str, Any]] = {}
+    for mid in ids:
+        review = reviews[mid]
+        for p in review["players"]:
+            out.setdefault(p, {"matches": 0, "decisions": 0, "choices": 0, "lost": 0, "best": 0, "kept": 0.0})
+            out[p]["matches"] += 1
+        for h in review["hands"]:
+            for d in h["decisions"]:
+                x = out[d["player"]]
+                x["decisions"] += 1
+                if d["best"] == d["worst"]:
+                    continue
+                x["choices"] += 1
+                x["lost"] += d["loss"]
+                x["best"] += d["loss"] == 0
+                x["kept"] += 1 - d["loss"] / max(1, d["best"] - d["worst"])
+    return out
+
+
+def _text_cells(x: dict[str, Any] | None) -> list[str]:
+    if x is None or not x["choices"]:
+        return [str(x["matches"] if x else 0), "0", "-", "-", "-"]
+    n = x["choices"]
+    return [
+        str(x["matches"]),
+        str(n),
+        f"{x['lost'] / n:.2f}",
+        f"{100 * x['best'] / n:.1f}%",
+        f"{100 * x['kept'] / n:.1f}",
+    ]
+
+
+def _group(text: str, heading: str) -> list[str]:
+    """The lines of one variant's group of the text output (up to the next group's heading and counts)."""
+    lines = text.splitlines()
+    start = lines.index(heading)
+    end = next(
+        (i for i in range(start + 1, len(lines) - 1) if re.match(r"^\d+ match(es)? ", lines[i + 1])),
+        len(lines),
+    )
+    while not lines[end - 1]:
+        end -= 1
+    return lines[start:end]
+
+
+def _loss_table(group: list[str]) -> tuple[dict[str, list[str]], str]:
+    """The rows of a group's points lost table (name -> cells), and the line under it."""
+    at = group.index("Points lost (analysis)") + 4  # the title, two heading lines, the rule
+    rows = {}
+    while group[at].strip() and not group[at].startswith("analysed "):
+        name, *cells = group[at].split()
+        rows[name] = cells
+        at += 1
+    return rows, group[at]
+
+
+def test_loss_adds_each_players_points_lost_from_the_kept_analyses(
+    analysed_store: tuple[Path, dict[str, dict[str, Any]], dict[str, str]],
+) -> None:
+    db, reviews, _ = analysed_store
+    done = _invoke("standings", "--db", db, "--loss")
+    assert done.exit_code == 0, done.stderr
+    ghost = _group(done.stdout, "Ghost 13 (ghost13)")
+    want = _lost(reviews, ["spring-1", "spring-2"])  # spring-3 and -4 have none, spring-5 is not counted
+    table, under = _loss_table(ghost)
+    assert list(table) == ["Ana", "Ben", "Cleo"]
+    for name, cells in table.items():
+        assert cells == _text_cells(want.get(name)), name
+    assert under == "analysed 2 of 4 counted matches (2 in part only: some hands or decisions)"
+    brett = _group(done.stdout, "Brettspielnetz Domino (brettspielnetz)")
+    table, under = _loss_table(brett)
+    assert list(table) == ["Eli", "Fay"]
+    for name, cells in table.items():
+        assert cells == _text_cells(_lost(reviews, ["spring-8"])[name]), name
+    assert under == "analysed 1 of 1 counted match"
+    assert done.stdout.endswith(
+        "points lost: analysed 5 of 7 counted matches (2 in part only: some hands or decisions).\n"
+    )
+    # the figures spelled out for one player, from the reviews' own summaries (one match each)
+    eli = _lost(reviews, ["spring-8"])["Eli"]
+    (summary,) = [p for p in reviews["spring-8"]["summary"] if p["name"] == "Eli"]
+    assert (eli["choices"], round(eli["lost"], 2), round(100 * eli["kept"] / eli["choices"], 1)) == (
+        summary["choices"],
+        summary["total_loss"],
+        summary["accuracy"],
+    )
+    # invalid matches counted: spring-5's analysis counts too
+    every = _invoke("standings", "--db", db, "--loss", "--include-invalid").stdout
+    ghost = _group(every, "Ghost 13 (ghost13)")
+    want = _lost(reviews, ["spring-1", "spring-2", "spring-5"])
+    table, under = _loss_table(ghost)
+    assert table == {n: _text_cells(want.get(n)) for n in ["Ana", "Ben", "Cleo"]}
+    assert under == "analysed 3 of 5 counted matches (3 in part only: some hands or decisions)"
+
+
+def test_loss_in_csv_json_and_html(
+    analysed_store: tuple[Path, dict[str, dict[str, Any]], dict[str, str]],
+) -> None:
+    db, reviews, _ = analysed_store
+    want = _lost(reviews, ["spring-1", "spring-2"])
+    rows = list(csv.DictReader(io.StringIO(_invoke("standings", "--db", db, "--loss", "--format", "csv").stdout)))
+    ana = next(r for r in rows if r["variant"] == "ghost13" and r["name"] == "Ana")
+    x = want["Ana"]
+    assert [ana[k] for k in ("analysed_matches", "decisions", "choices", "points_lost")] == [
+        str(x["matches"]), str(x["decisions"]), str(x["choices"]), str(x["lost"]),
+    ]  # fmt: skip
+    assert ana["points_lost_per_choice"] == f"{x['lost'] / x['choices']:.2f}"
+    assert (ana["best_move_rate"], ana["accuracy"]) == (
+        f"{100 * x['best'] / x['choices']:.1f}",
+        f"{100 * x['kept'] / x['choices']:.1f}",
+    )
+    pair = next(r for r in rows if r["kind"] == "partnership")
+    assert pair["analysed_matches"] == pair["accuracy"] == ""
+
+    doc = json.loads(_invoke("standings", "--db", db, "--loss", "--format", "json").stdout)
+    schema = json.loads((ROOT / "schemas" / "standings.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(doc)
+    assert doc["analysis"] == {"counted": 7, "analysed": 5, "partial": 2}
+    g13 = next(v for v in doc["variants"] if v["variant"] == "ghost13")
+    assert g13["analysis"] == {"counted": 4, "analysed": 2, "partial": 2}
+    assert {m["id"]: m["analysed"] for m in g13["matches"]} == {
+        "spring-1": True, "spring-2": True, "spring-3": False, "spring-4": False, "spring-5": False,
+    }  # fmt: skip
+    loss = next(p for p in g13["players"] if p["name"] == "Ana")["loss"]
+    assert loss == {
+        "matches": x["matches"],
+        "decisions": x["decisions"],
+        "choices": x["choices"],
+        "points_lost": x["lost"],
+        "per_choice": round(x["lost"] / x["choices"], 4),
+        "best_move_rate": round(100 * x["best"] / x["choices"], 2),
+        "accuracy": round(100 * x["kept"] / x["choices"], 2),
+    }
+    dd = next(v for v in doc["variants"] if v["variant"] == "double-draw")
+    fay = _lost(reviews, ["spring-7"])
+    for p in dd["players"]:
+        assert p["loss"]["points_lost"] == round(fay[p["name"]]["lost"], 2)  # sampled: 2 decimals
+
+    page = _invoke("standings", "--db", db, "--loss", "--format", "html").stdout
+    section = page[page.index('data-variant="ghost13"') :]
+    section = section[: section.index("</section>")]
+    losses = section[section.index('class="standings losses"') :]
+    for name in ["Ana", "Ben", "Cleo"]:
+        cells = "".join(f'<td class="num">{c}</td>' for c in _text_cells(want.get(name)))
+        assert f"<tr><td>{name}</td>{cells}</tr>" in losses, name
+    assert (
+        '<p class="analysed">analysed 2 of 4 counted matches (2 in part only: some hands or decisions)</p>' in section
+    )
+
+
+def test_without_loss_nothing_changes_and_loss_needs_a_store(
+    spring: tuple[Path, dict[str, Events]], analysed_store: tuple[Path, dict[str, dict[str, Any]], dict[str, str]]
+) -> None:
+    db, _, before = analysed_store
+    for fmt, text in before.items():  # the analyses kept change nothing unless --loss is given
+        assert _invoke("standings", "--db", db, "--format", fmt).stdout == text, fmt
+    assert "Points lost" not in before["text"] and "points lost" not in before["text"]
+    path, _ = spring
+    done = _invoke("standings", path, "--loss")
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert done.stderr == "dominolog: --loss: analyses are kept in a store: dominolog analyze ID --db DB\n"

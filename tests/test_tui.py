@@ -481,6 +481,17 @@ def test_snapshot_disputed_80x24(snap_compare: Any) -> None:
     assert snap_compare(app, terminal_size=(80, 24), press=["v"])
 
 
+def test_snapshot_analysed_on_a_mistake(snap_compare: Any) -> None:
+    """The tabletop Ghost 13 match with its analysis (each hand's last 4 decisions, exact): the points each
+    decision lost in the event list, and Ben's mistake at seq 29 (-16) with its options, the best in green."""
+    from dominolog.analysis.review import review_match
+    from dominolog.analysis.shown import parse_review
+
+    log = match(HIDDEN)
+    app = ReplayApp(log, analysis=parse_review(review_match(log, last=4).as_dict()), start_seq=29)
+    assert snap_compare(app, terminal_size=SIZE)
+
+
 # -- text from the log is shown as written, never as markup or terminal controls ------------------------------
 
 

@@ -10,6 +10,12 @@ Every string that comes from the log is escaped here (control characters shown a
 :func:`dominolog.textsafe.shown`, then :func:`html.escape`); the SVG pictures are made by the
 project's own code (:func:`dominolog.layouts.picture.svg_picture`, which escapes its text) and go in
 as they are.
+
+With an analysis of the match (:class:`~dominolog.analysis.shown.ShownReview`: ``audit --analysis
+REVIEW.json``, or the one the store keeps), the report also has each player's figures under the
+verdict (points lost per choice, best moves, accuracy), a column in each hand's event list (the
+decision's rank ``#k/N``, the points it lost, the best move when another was played) and, in the
+viewer, every option of the decision shown with its value.
 """
 
 from __future__ import annotations
@@ -18,9 +24,12 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dominolog.textsafe import shown
+
+if TYPE_CHECKING:
+    from dominolog.analysis.shown import ShownDecision, ShownReview
 
 __all__ = ["render_html"]
 
@@ -219,7 +228,60 @@ def _knowledge(knowledge: Mapping[str, Any], hot: Mapping[str, str]) -> str:
     return f'<table class="knowledge">{head}{"".join(rows)}</table>'
 
 
-def _frame(hand: Mapping[str, Any], ev: Mapping[str, Any], first: bool) -> str:
+def _decision_cell(decisions: Sequence[ShownDecision]) -> str:
+    """The analysis cell of an event: per decision, its rank, the points lost and the best move when
+    another was played (``#3/5 -16 best 2-4 right``); empty where no decision was analysed."""
+    if not decisions:
+        return '<td class="an"></td>'
+    from dominolog.analysis.shown import loss_word, rank_text, signed
+
+    parts = []
+    for d in decisions:
+        word = loss_word([d])
+        best = f' <span class="best-move">best {esc(d.best_move, 80)}</span>' if d.mistake else ""
+        parts.append(
+            f'<span class="rank">{rank_text(d, short=True)}</span> <span class="loss">{esc(word)}</span>{best}'
+        )
+    tone = "mistake" if any(d.mistake for d in decisions) else "best" if any(d.choice for d in decisions) else "even"
+    title = "; ".join(
+        f"{shown(d.player, 80)} played {shown(d.played, 80)} ({signed(d.value)}): {rank_text(d)}, "
+        + (f"lost {loss_word([d])[1:]}, best {shown(d.best_move, 80)} ({signed(d.best)})" if d.mistake else "best")
+        for d in decisions
+    )
+    return f'<td class="an {tone}" title="{html.escape(title, quote=True)}">{"<br>".join(parts)}</td>'
+
+
+def _options(decisions: Sequence[ShownDecision]) -> str:
+    """The options of the decisions at an event (the viewer's frame): each with its value, the best
+    ones marked, the one played marked."""
+    from dominolog.analysis.shown import number, rank_text, signed
+
+    out = []
+    for d in decisions:
+        lost = f"lost {number(d.loss)}" if d.mistake else "best move" if d.choice else "nothing at stake"
+        sampled = (
+            f" &plusmn;{d.spread:.2f} ({d.samples} samples)" if d.samples is not None and d.spread is not None else ""
+        )
+        rows = []
+        for o in d.options:
+            cls = " ".join(
+                c for c in ("best" if o.value == d.best else "", "played" if o.move == d.played else "") if c
+            )
+            spread = f" &plusmn;{o.spread:.2f}" if o.spread is not None else ""
+            mark = "&#9654; " if o.move == d.played else ""
+            attr = f' class="{cls}"' if cls else ""
+            rows.append(
+                f'<tr{attr}><td>{mark}{esc(o.move, 80)}</td><td class="num">{signed(o.value)}{spread}</td></tr>'
+            )
+        out.append(
+            f'<div class="options" data-seq="{int(d.seq)}"><p><strong>{esc(d.player, 200)}</strong> played '
+            f"{esc(d.played, 80)} ({signed(d.value)}{sampled}): {rank_text(d)}, {lost}</p>"
+            f'<table class="opts">{"".join(rows)}</table></div>'
+        )
+    return "".join(out)
+
+
+def _frame(hand: Mapping[str, Any], ev: Mapping[str, Any], first: bool, analysis: ShownReview | None = None) -> str:
     seq = int(ev["seq"])
     ends = ev.get("ends") or []
     ends_text = " &middot; ".join(esc(e) for e in ends) or "empty table"
@@ -236,7 +298,8 @@ def _frame(hand: Mapping[str, Any], ev: Mapping[str, Any], first: bool) -> str:
         f'<div class="frame" data-seq="{seq}"{"" if first else " hidden"}>'
         f"<h4>seq {seq} &middot; {esc(ev.get('text'))}{' (retracted)' if ev.get('retracted') else ''}</h4>"
         f'<div class="table">{picture}</div><p class="facts">{" &middot; ".join(facts)}</p>'
-        f"{_knowledge(ev.get('knowledge') or {}, hot)}{here}</div>"
+        + (_options(analysis.at(seq)) if analysis is not None else "")
+        + f"{_knowledge(ev.get('knowledge') or {}, hot)}{here}</div>"
     )
 
 
@@ -245,7 +308,7 @@ def _worst(hand: Mapping[str, Any], ev: Mapping[str, Any]) -> str:
     return next((c for c in CERTAINTIES if c in found), "")
 
 
-def _replay(hand: Mapping[str, Any]) -> str:
+def _replay(hand: Mapping[str, Any], analysis: ShownReview | None = None) -> str:
     n, events = int(hand["number"]), hand.get("events") or []
     if not events:
         return ""
@@ -255,11 +318,13 @@ def _replay(hand: Mapping[str, Any]) -> str:
         cls = " ".join(c for c in ("ev", _worst(hand, ev), "retracted" if ev.get("retracted") else "") if c)
         text = f"<del>{esc(ev.get('text'))}</del>" if ev.get("retracted") else esc(ev.get("text"))
         current = ' aria-current="true"' if i == 0 else ""
+        cell = _decision_cell(analysis.at(seq)) if analysis is not None else ""
         rows.append(
             f'<tr id="{event_id(n, seq)}" class="{cls}" data-seq="{seq}"{current}>'
-            f'<td class="seq"><a href="#{event_id(n, seq)}">{seq}</a></td><td class="text">{text}</td><td></td></tr>'
+            f'<td class="seq"><a href="#{event_id(n, seq)}">{seq}</a></td><td class="text">{text}</td>'
+            f"{cell}<td></td></tr>"
         )
-    frames = "".join(_frame(hand, ev, i == 0) for i, ev in enumerate(events))
+    frames = "".join(_frame(hand, ev, i == 0, analysis) for i, ev in enumerate(events))
     return (
         f'<h3>Replay</h3><div class="replay" data-hand="{n}">'
         f'<div class="events"><table><tbody>{"".join(rows)}</tbody></table></div>'
@@ -269,7 +334,7 @@ def _replay(hand: Mapping[str, Any]) -> str:
     )
 
 
-def _hand(h: Mapping[str, Any], players: Sequence[str]) -> str:
+def _hand(h: Mapping[str, Any], players: Sequence[str], analysis: ShownReview | None = None) -> str:
     n = int(h["number"])
     seqs = {int(e["seq"]) for e in h.get("events") or []}
     v = h.get("verdict") or {}
@@ -282,13 +347,40 @@ def _hand(h: Mapping[str, Any], players: Sequence[str]) -> str:
         f'<h3>Findings</h3><div class="findings">{findings or "<p>No findings.</p>"}</div>'
         f"<h3>Scoring</h3>{_result(h, players)}"
         + (f'<ol class="scoring">{scoring}</ol>' if scoring else "")
-        + _replay(h)
+        + _replay(h, analysis)
         + "</section>"
     )
 
 
-def render_html(doc: dict[str, Any]) -> str:
-    """The audit document as one self-contained HTML5 page (inline style, script and pictures)."""
+def _analysis(review: ShownReview) -> str:
+    """Each player's figures by the analysis, under the verdict."""
+    from dominolog.analysis.shown import number
+
+    rows = "".join(
+        f'<tr data-player="{esc(p.name, 200)}"><td>{esc(p.name, 200)}</td><td class="num">{p.decisions}</td>'
+        f'<td class="num">{p.choices}</td><td class="num">{number(p.total_loss)}</td>'
+        f'<td class="num">{p.average_loss:.2f}</td><td class="num">{p.match_rate:.1f}%</td>'
+        f'<td class="num">{p.accuracy:.1f}</td></tr>'
+        for p in review.summary
+    )
+    table = (
+        '<table class="grid"><tr><th>Player</th><th>Decisions</th><th>Choices</th><th>Points lost</th>'
+        f"<th>Lost per choice</th><th>Best move</th><th>Accuracy</th></tr>{rows}</table>"
+        if rows
+        else ""
+    )
+    note = f'<p class="note">{esc(review.note)}</p>' if review.note else ""
+    return (
+        f'<section class="card" id="analysis"><h2>Analysis</h2><p class="sub">{esc(review.method_text())} &middot; '
+        "a choice is a decision whose options are not all worth the same; points lost: the best option's value "
+        "minus the move's; accuracy: 100 &times; the mean share of each choice's range (best minus worst) kept. "
+        f"The event lists show each decision's rank and the points it lost.</p>{note}{table}</section>"
+    )
+
+
+def render_html(doc: dict[str, Any], analysis: ShownReview | None = None) -> str:
+    """The audit document as one self-contained HTML5 page (inline style, script and pictures);
+    ``analysis``: a review of the match, shown beside it."""
     players = [str(p) for p in doc.get("players") or []]
     hands = doc.get("hands") or []
     where = {int(e["seq"]): int(h["number"]) for h in hands for e in h.get("events") or []}
@@ -308,8 +400,9 @@ def render_html(doc: dict[str, Any]) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="generator" content="dominolog audit ({esc(doc.get("schema"), 80)})">'
         f"<title>{html.escape(title)}</title><style>{_asset('report.css')}</style></head>\n<body><main>"
-        f"{_head(doc)}{_verdict(doc)}{_chain(doc)}{_notes(doc, where)}{match_findings}"
-        f"{''.join(_hand(h, players) for h in hands)}</main>"
+        f"{_head(doc)}{_verdict(doc)}{_analysis(analysis) if analysis is not None else ''}{_chain(doc)}"
+        f"{_notes(doc, where)}{match_findings}"
+        f"{''.join(_hand(h, players, analysis) for h in hands)}</main>"
         f'<div class="statusbar" role="status">hand <span id="current-hand">{first_hand}</span> &middot; '
         f'seq <span id="current-seq">{first_seq}</span> &middot; &larr; &rarr; to step</div>'
         f"<script>{_asset('report.js')}</script></body></html>\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -36,14 +37,29 @@ def audit(
             metavar="FP[@SEQ]",
         ),
     ] = None,
+    analysis: Annotated[
+        Path | None,
+        typer.Option(
+            "--analysis",
+            help="HTML: show this analysis of the match (the JSON `dominolog analyze --format json` writes) beside "
+            "its events; it must be of this match as it stands. With --db, the analysis the store keeps is shown "
+            "without it.",
+            metavar="REVIEW.json",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Settle a disputed match: the verdict, each violation and possible one with its rule and proof,
-    the scoring worked out, what each player could hold at every event, the chain.
-    Exit 0 valid, 1 violations or a fingerprint that does not match, 2 usage error."""
+    the scoring worked out, what each player could hold at every event, the chain. The HTML report also
+    shows the match's analysis, when there is one (each decision's rank and points lost).
+    Exit 0 valid, 1 violations, a fingerprint that does not match or an analysis not of this match,
+    2 usage error."""
     from dominolog.audit.document import ExpectError, build_audit, exit_code, parse_expect, without_pictures
 
     if format not in ("text", "json", "html"):
         fail(f"--format {shown(format, 40)!r}: choose text, json or html")
+    if analysis is not None and format != "html":
+        fail("--analysis: the analysis is shown in the HTML report (--format html)")
     if expect_head is not None:
         try:
             parse_expect(expect_head)
@@ -52,6 +68,11 @@ def audit(
     log, _, where = match_of(target, match, db)
     if log.orphan:
         fail(f"{shown(log.source)}: not a match: no match_start line", 1)
+    review = None
+    if format == "html":
+        from dominolog.cli.replay import analysis_or_fail
+
+        review = analysis_or_fail(log, analysis, db, target if db is not None else None)
     doc = build_audit(log, pictures=format == "html", expect=expect_head, only_hand=hand)
     if hand is not None and not doc["hands"]:
         fail(f"{where} has no hand {hand}")
@@ -60,7 +81,7 @@ def audit(
     elif format == "html":
         from dominolog.audit.html import render_html
 
-        text = render_html(doc)
+        text = render_html(doc, review)
     else:
         from dominolog.audit.text import render_text
 

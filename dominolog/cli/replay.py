@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -22,8 +23,58 @@ from dominolog.log.reader import MatchLog
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:
+    from dominolog.analysis.shown import ShownReview
     from dominolog.tui.follow import Follower
     from dominolog.tui.matches import MatchSource
+
+#: ``--analysis``: a review file to show beside the match
+AnalysisFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--analysis",
+        help="Show this analysis of the match (the JSON `dominolog analyze --format json` writes); it must be of "
+        "this match as it stands. With --db, the analysis the store keeps for the match is shown without it.",
+        metavar="REVIEW.json",
+        show_default=False,
+    ),
+]
+
+
+def analysis_or_fail(log: MatchLog, file: Path | None, db: Path | None, match_id: str | None) -> ShownReview | None:
+    """The analysis to show beside the match (:func:`dominolog.analysis.shown.analysis_for`), or exit 1
+    saying in one line why ``file`` is not an analysis of this match; a kept one that cannot be read
+    is said on stderr and left out."""
+    from dominolog.analysis.shown import ReviewError, analysis_for
+
+    try:
+        review, warning = analysis_for(log, file, db, match_id)
+    except ReviewError as exc:
+        fail(str(exc), 1)
+    if warning is not None:
+        typer.echo(f"dominolog: {warning}", err=True)
+    return review
+
+
+def _store_analyses(db: Path) -> Callable[[str, MatchLog], ShownReview | None]:
+    """The analysis the store keeps for a match opened from the list (ctrl+o)."""
+
+    def analysis(key: str, log: MatchLog) -> ShownReview | None:
+        from dominolog.analysis.shown import analysis_for
+
+        return analysis_for(log, None, db, key)[0]
+
+    return analysis
+
+
+def _file_analyses(review: ShownReview | None) -> Callable[[str, MatchLog], ShownReview | None]:
+    """The analysis given with --analysis, for the match of the file it is of (ctrl+o)."""
+
+    def analysis(key: str, log: MatchLog) -> ShownReview | None:
+        from dominolog.analysis.shown import is_of
+
+        return review if review is not None and is_of(review, log) else None
+
+    return analysis
 
 
 def _followed(target: str, db: Path | None) -> tuple[MatchLog, Follower, str]:
@@ -56,11 +107,16 @@ def replay(
             "opens at the newest event.",
         ),
     ] = False,
+    analysis: AnalysisFile = None,
 ) -> None:
     """Step through a match in the terminal: the table, the hands, the scores and every event,
-    violations marked. Keys are shown at the bottom (? lists them all)."""
+    violations marked. With an analysis (kept in the store by `dominolog analyze --db`, or --analysis),
+    the points each decision lost and the options of the decision shown (m: the next mistake).
+    Keys are shown at the bottom (? lists them all)."""
     follower: Follower | None = None
     matches: MatchSource | None = None
+    if follow and analysis is not None:
+        fail("--analysis and --follow: a followed match grows, its analysis does not")
     if follow:
         log, follower, where = _followed(target, db)
         count = 1
@@ -91,7 +147,13 @@ def replay(
     from dominolog.tui.app import ReplayApp  # Textual is imported only when a replay is opened
 
     current = target if db is not None else str(match)
-    app = ReplayApp(log, title, at, follow=follower, matches=matches, current=current)
+    review = None if follow else analysis_or_fail(log, analysis, db, target if db is not None else None)
+    analyses = None
+    if not follow:
+        analyses = _store_analyses(db) if db is not None and analysis is None else _file_analyses(review)
+    app = ReplayApp(
+        log, title, at, follow=follower, matches=matches, current=current, analysis=review, analyses=analyses
+    )
     # the match's states are built and never freed while the app runs: keep the collector from
     # scanning them again and again (a full collection of 2,000 states is a visible pause)
     gc.collect()

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from dominolog.cli.common import DEFAULT_DB, fail, read_matches, store_or_fail
-from dominolog.club.standings import Filters, match_summary, parse_day, parse_meta, standings
+from dominolog.club.standings import Analysed, Filters, match_summary, parse_day, parse_meta, standings
 from dominolog.club.summary import MatchSummary
 from dominolog.log.reader import PathError, expand_paths
 from dominolog.store import match_id_of
@@ -54,9 +54,27 @@ def _from_files(paths: list[Path]) -> list[MatchSummary]:
     return out
 
 
-def _from_store(db: Path) -> list[MatchSummary]:
-    with store_or_fail(db, create=False) as store:
-        return [match_summary(mid, [rec for rec, _ in store.records(mid)], mid) for mid in store.match_ids()]
+#: ``--loss`` with log files
+NEEDS_A_STORE = "--loss: analyses are kept in a store: dominolog analyze ID --db DB"
+
+
+def _from_store(db: Path, loss: bool = False) -> tuple[list[MatchSummary], dict[str, Analysed]]:
+    """Every match of the store, and with ``loss`` the analysis it keeps of each (at the match's head)."""
+    analyses: dict[str, Analysed] = {}
+    with store_or_fail(db, create=False, write=False) as store:
+        out = [match_summary(mid, [rec for rec, _ in store.records(mid)], mid) for mid in store.match_ids()]
+        if loss:
+            from dominolog.analysis.shown import ReviewError, kept_shown
+
+            for s in out:
+                try:
+                    review, whole = kept_shown(store, s.match_id, s.head)
+                except ReviewError as exc:
+                    typer.echo(f"dominolog: {shown(str(exc), 400)}: not counted", err=True)
+                    continue
+                if review is not None:
+                    analyses[s.match_id] = Analysed(review.decisions, whole)
+    return out, analyses
 
 
 def standings_cmd(
@@ -112,14 +130,25 @@ def standings_cmd(
     out: Annotated[
         Path | None, typer.Option(help="Write to this file instead of standard output.", show_default=False)
     ] = None,
+    loss: Annotated[
+        bool,
+        typer.Option(
+            "--loss",
+            help="Add each player's points lost per choice, analysed choices and accuracy, over the counted matches "
+            "the store keeps an analysis of (dominolog analyze ID --db DB); needs the store.",
+        ),
+    ] = False,
 ) -> None:
     """Standings over many matches, one table per variant: each player's (and partnership's) matches
     won, lost, drawn and abandoned, hands won, points for and against, play figures and an OpenSkill
     rating (one pool per variant, players ordered by mu - 3 sigma). Matches with violations are counted
-    apart unless --include-invalid. Exit 0 (also when no match is left: the output then says so),
+    apart unless --include-invalid. With --loss, each player's points lost per choice and accuracy by
+    the analyses the store keeps. Exit 0 (also when no match is left: the output then says so),
     1 a store that is damaged, 2 a usage error."""
     if files and db is not None:
         fail("give log files or --db, not both")
+    if files and loss:
+        fail(NEEDS_A_STORE)
     if variant is not None and variant not in VARIANTS:
         fail(f"unknown variant {shown(variant, 100)!r} (known: {', '.join(sorted(VARIANTS))})")
     try:
@@ -136,12 +165,13 @@ def standings_cmd(
     if fmt is None:
         by_suffix = SUFFIXES.get(out.suffix.lower()) if out is not None else None
         fmt = Format(by_suffix) if by_suffix else Format.text
+    analyses = None
     if files:
         summaries = _from_files(files)
     else:
         store_path = db if db is not None else Path(os.environ.get("DOMINOLOG_DB") or DEFAULT_DB)
-        summaries = _from_store(store_path)
-    result = standings(summaries, filters, include_invalid)
+        summaries, analyses = _from_store(store_path, loss)
+    result = standings(summaries, filters, include_invalid, analyses if loss else None)
     if fmt is Format.text:
         from dominolog.club.standings_render import render_text
 

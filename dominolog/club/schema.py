@@ -20,6 +20,39 @@ def _obj(properties: dict[str, Any], description: str = "") -> dict[str, Any]:
     return out
 
 
+def _optional(obj: dict[str, Any], optional: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` with more properties that may be left out (``standings --loss`` adds them)."""
+    return {**obj, "properties": {**obj["properties"], **optional}}
+
+
+def _analysis(description: str) -> dict[str, Any]:
+    return _obj(
+        {
+            "counted": COUNT,
+            "analysed": {**COUNT, "description": "Counted matches the store keeps an analysis of."},
+            "partial": {**COUNT, "description": "Of those, analysed in part only (some hands or decisions)."},
+        },
+        description,
+    )
+
+
+LOSS = _obj(
+    {
+        "matches": {**COUNT, "description": "Analysed counted matches the player played."},
+        "decisions": COUNT,
+        "choices": {**COUNT, "description": "Decisions whose options are not all worth the same."},
+        "points_lost": {"type": "number", "minimum": 0, "description": "Over the choices: best minus played."},
+        "per_choice": NUMBER_OR_NULL,
+        "best_move_rate": {**NUMBER_OR_NULL, "description": "Percent of choices where a best move was played."},
+        "accuracy": {
+            **NUMBER_OR_NULL,
+            "description": "100 x mean over choices of (1 - loss / max(1, best - worst)); null: no choice.",
+        },
+    },
+    "standings --loss: the player's points lost over the counted matches the store keeps an analysis of.",
+)
+
+
 def _tally() -> dict[str, Any]:
     return {
         "record": _obj(
@@ -99,15 +132,22 @@ def standings_schema(base_uri: str) -> dict[str, Any]:
         },
         "How the player played over the counted matches (reneges: over every match).",
     )
-    player = _obj(
-        {
-            "name": {"type": "string"},
-            "place": {"type": ["integer", "null"], "minimum": 1, "description": "By the ordinal; null: not rated."},
-            "rating": rating,
-            **_tally(),
-            "play": play,
-            "history": {"type": "array", "items": history},
-        }
+    player = _optional(
+        _obj(
+            {
+                "name": {"type": "string"},
+                "place": {
+                    "type": ["integer", "null"],
+                    "minimum": 1,
+                    "description": "By the ordinal; null: not rated.",
+                },
+                "rating": rating,
+                **_tally(),
+                "play": play,
+                "history": {"type": "array", "items": history},
+            }
+        ),
+        {"loss": LOSS},
     )
     partnership = _obj(
         {
@@ -116,26 +156,38 @@ def standings_schema(base_uri: str) -> dict[str, Any]:
             **_tally(),
         }
     )
-    match = _obj(
-        {
-            "id": {"type": "string"},
-            "date": {"type": ["string", "null"]},
-            "status": {"enum": ["complete", "abandoned", "invalid"]},
-            "counted": {"type": "boolean"},
-            "rated": {"type": "boolean"},
-        }
+    match = _optional(
+        _obj(
+            {
+                "id": {"type": "string"},
+                "date": {"type": ["string", "null"]},
+                "status": {"enum": ["complete", "abandoned", "invalid"]},
+                "counted": {"type": "boolean"},
+                "rated": {"type": "boolean"},
+            }
+        ),
+        {"analysed": {"type": "boolean", "description": "standings --loss: counted and analysed."}},
     )
-    variant = _obj(
-        {
-            "variant": {"type": "string", "description": "The variant's name; 'unknown' where it could not be read."},
-            "title": {"type": "string"},
-            "higher_wins": {"type": "boolean", "description": "False: points are penalties, the lowest total wins."},
-            "counts": _obj({"matches": COUNT, "counted": COUNT, "invalid": COUNT, "rated": COUNT}),
-            "players": {"type": "array", "items": player},
-            "partnerships": {"type": "array", "items": partnership},
-            "matches": {"type": "array", "items": match},
-        },
-        "The standings of one variant: one rating pool.",
+    variant = _optional(
+        _obj(
+            {
+                "variant": {
+                    "type": "string",
+                    "description": "The variant's name; 'unknown' where it could not be read.",
+                },
+                "title": {"type": "string"},
+                "higher_wins": {
+                    "type": "boolean",
+                    "description": "False: points are penalties, the lowest total wins.",
+                },
+                "counts": _obj({"matches": COUNT, "counted": COUNT, "invalid": COUNT, "rated": COUNT}),
+                "players": {"type": "array", "items": player},
+                "partnerships": {"type": "array", "items": partnership},
+                "matches": {"type": "array", "items": match},
+            },
+            "The standings of one variant: one rating pool.",
+        ),
+        {"analysis": _analysis("standings --loss: how many of the variant's counted matches are analysed.")},
     )
     filters = _obj(
         {
@@ -152,13 +204,16 @@ def standings_schema(base_uri: str) -> dict[str, Any]:
         "title": "dominolog standings --format json",
         "description": "Each player's and partnership's record, hands, points, play and rating, one group per "
         "variant, as `dominolog standings --format json` prints them.",
-        **_obj(
-            {
-                "generator": {"type": "string"},
-                "filters": filters,
-                "matches": _obj({"read": COUNT, "selected": COUNT}),
-                "variants": {"type": "array", "items": variant},
-                "legend": {"type": "array", "items": {"type": "string"}},
-            }
+        **_optional(
+            _obj(
+                {
+                    "generator": {"type": "string"},
+                    "filters": filters,
+                    "matches": _obj({"read": COUNT, "selected": COUNT}),
+                    "variants": {"type": "array", "items": variant},
+                    "legend": {"type": "array", "items": {"type": "string"}},
+                }
+            ),
+            {"analysis": _analysis("standings --loss: how many of the counted matches are analysed.")},
         ),
     }

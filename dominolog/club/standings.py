@@ -25,13 +25,20 @@ What the figures mean (the output's legend says the same):
   match invalid.
 - **rating**: OpenSkill (``dominolog.club.ratings``), one pool per variant, the counted complete
   matches in the order played; players are ordered by the ordinal ``mu - 3 sigma``.
+- **points lost** (``standings --loss``): over the counted matches that have an analysis (``dominolog
+  analyze ID --db DB`` keeps one in the store), each player's decisions with something at stake (a
+  *choice*: the options are not all worth the same): the points lost per choice (the best option's
+  value minus the move's), the share of choices where a best move was played, and the accuracy
+  ``100 x mean over choices of (1 - loss / max(1, best - worst))`` (the analysis's own figure). The
+  matches without an analysis are counted apart (``analysed 3 of 9``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Protocol
 
 from dominolog.club.ratings import PlayerRating, rate
 from dominolog.club.summary import BLOCKED, MatchSummary, PlayerFigures, parse_time, summarize
@@ -161,6 +168,62 @@ class Tally:
                     self.won_other += 1
 
 
+class Decided(Protocol):
+    """One analysed decision, as the standings read it (an analysis's decision: player, points lost,
+    the best and the worst option's values)."""
+
+    @property
+    def player(self) -> str: ...
+    @property
+    def loss(self) -> int | float: ...
+    @property
+    def best(self) -> int | float: ...
+    @property
+    def worst(self) -> int | float: ...
+
+
+@dataclass(slots=True)
+class Analysed:
+    """The analysis of one match, as the standings count it: its decisions, and whether the whole match
+    was analysed (not only some hands or decisions)."""
+
+    decisions: Sequence[Decided]
+    whole: bool = True
+
+
+@dataclass(slots=True)
+class LossFigures:
+    """A player's points lost over the analysed matches."""
+
+    matches: int = 0
+    decisions: int = 0
+    choices: int = 0
+    total_loss: float = 0
+    best_played: int = 0
+    kept: float = 0.0
+
+    def add(self, d: Decided) -> None:
+        self.decisions += 1
+        if d.best == d.worst:
+            return  # nothing at stake
+        self.choices += 1
+        self.total_loss += d.loss
+        self.best_played += d.loss == 0
+        self.kept += 1 - d.loss / max(1, d.best - d.worst)
+
+    @property
+    def average_loss(self) -> float | None:
+        return self.total_loss / self.choices if self.choices else None
+
+    @property
+    def match_rate(self) -> float | None:
+        return 100 * self.best_played / self.choices if self.choices else None
+
+    @property
+    def accuracy(self) -> float | None:
+        return 100 * self.kept / self.choices if self.choices else None
+
+
 @dataclass(slots=True)
 class PlayerRow:
     name: str
@@ -172,6 +235,8 @@ class PlayerRow:
     possible_reneges: int = 0
     rating: PlayerRating | None = None
     place: int | None = None  # by the ordinal, among the rated players
+    #: points lost over the counted matches with an analysis (None: not asked, ``--loss``)
+    loss: LossFigures | None = None
 
     @property
     def block_pips_average(self) -> float | None:
@@ -214,6 +279,9 @@ class VariantTable:
     rated: list[MatchSummary]  # in the order rated
     players: list[PlayerRow]
     partnerships: list[PartnershipRow]
+    #: the counted matches with an analysis (``--loss``), and how many of them in part only
+    analysed: list[MatchSummary] = field(default_factory=list)
+    partial: int = 0
 
     @property
     def invalid(self) -> int:
@@ -227,16 +295,34 @@ class Standings:
     include_invalid: bool
     #: matches read before the filters
     read: int = 0
+    #: the points lost are shown (``--loss``)
+    loss: bool = False
 
     @property
     def matches(self) -> int:
         return sum(len(t.matches) for t in self.tables)
 
+    @property
+    def counted(self) -> int:
+        return sum(len(t.counted) for t in self.tables)
+
+    @property
+    def analysed(self) -> int:
+        return sum(len(t.analysed) for t in self.tables)
+
+    @property
+    def partial(self) -> int:
+        return sum(t.partial for t in self.tables)
+
 
 def standings(
-    summaries: Iterable[MatchSummary], filters: Filters | None = None, include_invalid: bool = False
+    summaries: Iterable[MatchSummary],
+    filters: Filters | None = None,
+    include_invalid: bool = False,
+    analyses: Mapping[str, Analysed] | None = None,
 ) -> Standings:
-    """The standings of the matches the filters keep, one table per variant (sorted by name)."""
+    """The standings of the matches the filters keep, one table per variant (sorted by name).
+    ``analyses``: the analysis of each match that has one, by match id (the points lost, ``--loss``)."""
     filters = filters or Filters()
     every = list(summaries)
     kept = [s for s in every if filters.keeps(s)]
@@ -244,11 +330,34 @@ def standings(
     for s in kept:
         groups.setdefault(s.variant or UNKNOWN, []).append(s)
     order = sorted(groups, key=lambda v: (v == UNKNOWN, v))
-    tables = [_table(v, groups[v], include_invalid) for v in order]
-    return Standings(tables, filters, include_invalid, len(every))
+    tables = [_table(v, groups[v], include_invalid, analyses) for v in order]
+    return Standings(tables, filters, include_invalid, len(every), analyses is not None)
 
 
-def _table(variant: str, matches: list[MatchSummary], include_invalid: bool) -> VariantTable:
+def _losses(table: VariantTable, analyses: Mapping[str, Analysed]) -> None:
+    """Each player's points lost over the counted matches with an analysis."""
+    for row in table.players:
+        row.loss = LossFigures()
+    rows = {r.name: r for r in table.players}
+    for s in table.counted:
+        found = analyses.get(s.match_id)
+        if found is None:
+            continue
+        table.analysed.append(s)
+        table.partial += not found.whole
+        for p in s.players:
+            row = rows.get(p)
+            if row is not None and row.loss is not None:
+                row.loss.matches += 1
+        for d in found.decisions:
+            row = rows.get(d.player)
+            if row is not None and row.loss is not None:
+                row.loss.add(d)
+
+
+def _table(
+    variant: str, matches: list[MatchSummary], include_invalid: bool, analyses: Mapping[str, Analysed] | None = None
+) -> VariantTable:
     players: dict[str, PlayerRow] = {}
     pairs: dict[tuple[str, ...], PartnershipRow] = {}
     counted: list[MatchSummary] = []
@@ -282,4 +391,7 @@ def _table(variant: str, matches: list[MatchSummary], include_invalid: bool) -> 
     partnerships = sorted(pairs.values(), key=lambda r: (-r.tally.won, r.tally.lost, -r.tally.played, r.name))
     first = matches[0]
     title = first.title if variant != UNKNOWN else "Unknown variant"
-    return VariantTable(variant, title, first.higher_wins, matches, counted, rated, ranked + unrated, partnerships)
+    table = VariantTable(variant, title, first.higher_wins, matches, counted, rated, ranked + unrated, partnerships)
+    if analyses is not None:
+        _losses(table, analyses)
+    return table

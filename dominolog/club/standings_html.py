@@ -10,9 +10,12 @@ from dominolog.club.ratings import new_rating
 from dominolog.club.standings import PlayerRow, Standings, VariantTable
 from dominolog.club.standings_render import (
     LEGEND,
+    LOSS_LEGEND,
+    analysed_line,
     counts_line,
     filters_line,
     fixed,
+    loss_cells,
     points_cells,
     rating_cells,
     record_cells,
@@ -28,6 +31,12 @@ details.history { margin: .3rem 0; }
 details.history summary { cursor: pointer; }
 ul.legend { color: var(--muted); font-size: .85rem; padding-left: 1.1rem; }
 @media print { details.history { display: none; } }
+"""
+
+
+#: with the points lost (``--loss``)
+LOSS_CSS = """
+p.analysed { color: var(--muted); font-size: .9rem; margin: 0 0 .8rem; }
 """
 
 
@@ -99,7 +108,22 @@ def _history(r: PlayerRow) -> str:
     )
 
 
-def _variant(t: VariantTable, include_invalid: bool) -> str:
+def _losses(t: VariantTable) -> str:
+    """The points lost table (``--loss``) and how many matches were analysed."""
+    line = f'<p class="analysed">{esc(analysed_line(len(t.counted), len(t.analysed), t.partial))}</p>'
+    if not t.analysed:
+        return line
+    table = _table(
+        "Points lost (analysis)",
+        ["player", "analysed matches", "choices", "lost per choice", "best move", "accuracy"],
+        1,
+        [_row([esc(r.name), *loss_cells(r.loss)], 1) for r in t.players],
+        [],
+    )
+    return table.replace('class="standings"', 'class="standings losses"', 1) + line
+
+
+def _variant(t: VariantTable, include_invalid: bool, loss: bool = False) -> str:
     if not t.players:
         return (
             f'<section class="card variant" data-variant="{esc(t.variant)}"><h2>{esc(t.title)}</h2>'
@@ -173,7 +197,7 @@ def _variant(t: VariantTable, include_invalid: bool) -> str:
         f'<section class="card variant" data-variant="{esc(t.variant)}">'
         f'<h2>{esc(t.title)} <span class="muted">({esc(t.variant)})</span></h2>'
         f'<p class="sub">{esc(counts_line(t, include_invalid))}</p>'
-        f"{standings}{points}{play}{rating}</section>"
+        f"{standings}{points}{play}{_losses(t) if loss else ''}{rating}</section>"
     )
 
 
@@ -185,6 +209,9 @@ def render_html(st: Standings) -> str:
     body = [f'<h1>Standings</h1><p class="sub">{esc(sub, 1000)}</p>']
     if not st.tables:
         body.append(f'<p class="card">No matches (of {st.read} read).</p>')
-    body += [_variant(t, st.include_invalid) for t in st.tables]
-    body.append('<ul class="legend">' + "".join(f"<li>{esc(line, 1000)}</li>" for line in LEGEND) + "</ul>")
-    return html_page("Standings", "".join(body), EXTRA_CSS)
+    body += [_variant(t, st.include_invalid, st.loss) for t in st.tables]
+    legend = list(LEGEND)
+    if st.loss:
+        legend += [LOSS_LEGEND, "points lost: " + analysed_line(st.counted, st.analysed, st.partial) + "."]
+    body.append('<ul class="legend">' + "".join(f"<li>{esc(line, 1000)}</li>" for line in legend) + "</ul>")
+    return html_page("Standings", "".join(body), EXTRA_CSS + (LOSS_CSS if st.loss else ""))

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from dominolog import __version__
 from dominolog.club.ratings import PlayerRating
-from dominolog.club.standings import UNKNOWN, PartnershipRow, PlayerRow, Standings, Tally, VariantTable
+from dominolog.club.standings import UNKNOWN, LossFigures, PartnershipRow, PlayerRow, Standings, Tally, VariantTable
 from dominolog.export import csv_text
 from dominolog.textsafe import shown
 
@@ -38,6 +38,19 @@ LEGEND = (
     "pips left at a block: average over blocked hands; passes, draws per hand; reneges: certain (in every "
     "match, invalid ones too), possible: hidden tiles leave them open; seconds per move: where the log has times.",
 )
+
+#: what the points lost mean (``--loss``), under the legend
+LOSS_LEGEND = (
+    "points lost (--loss): over the counted matches with an analysis kept in the store (dominolog analyze ID "
+    "--db DB), per choice (a decision whose options are not all worth the same): the best option's value minus "
+    "the move's; best move: the share of choices where one was played; accuracy: 100 x mean over choices of "
+    "(1 - loss / max(1, best - worst))."
+)
+
+#: the CSV's columns with --loss, after the others
+LOSS_HEADER = [
+    "analysed_matches", "decisions", "choices", "points_lost", "points_lost_per_choice", "best_move_rate", "accuracy",
+]  # fmt: skip
 
 #: the CSV's columns: where a figure has no base (no hands, not rated, a partnership's play) the cell is empty
 CSV_HEADER = [
@@ -67,6 +80,26 @@ def counts_line(t: VariantTable, include_invalid: bool) -> str:
         parts.append(f"{t.invalid} invalid ({'counted' if include_invalid else 'not counted'})")
     parts.append(f"{len(t.rated)} rated")
     return ", ".join(parts) + f"; {scoring(t)}"
+
+
+def analysed_line(counted: int, analysed: int, partial: int) -> str:
+    """``analysed 2 of 3 counted matches (1 in part only: ...)``."""
+    text = f"analysed {analysed} of {counted} counted match{'es' * (counted != 1)}"
+    return text + (f" ({partial} in part only: some hands or decisions)" if partial else "")
+
+
+def loss_cells(f: LossFigures | None) -> list[str]:
+    """analysed matches, choices, points lost per choice, best move rate, accuracy."""
+    if f is None:
+        return ["-"] * 5
+    rate = fixed(f.match_rate, 1)
+    return [
+        str(f.matches),
+        str(f.choices),
+        fixed(f.average_loss),
+        rate + "%" if rate != "-" else rate,
+        fixed(f.accuracy, 1),
+    ]
 
 
 def filters_line(st: Standings) -> str:
@@ -122,7 +155,7 @@ def _table(title: str, headers: list[str], first_left: int) -> Table:
     return table
 
 
-def _variant_group(t: VariantTable, include_invalid: bool) -> Group:
+def _variant_group(t: VariantTable, include_invalid: bool, loss: bool = False) -> Group:
     invalid = "invalid\n(counted)" if include_invalid else "invalid\nnot counted"
     record = _table(
         "Record and rating",
@@ -189,7 +222,20 @@ def _variant_group(t: VariantTable, include_invalid: bool) -> Group:
     parts = [heading, Text(""), record]
     if pairs is not None:
         parts += [Text(""), pairs]
-    return Group(*parts, Text(""), points, Text(""), play)
+    parts += [Text(""), points, Text(""), play]
+    if loss:
+        parts.append(Text(""))
+        if t.analysed:
+            lost = _table(
+                "Points lost (analysis)",
+                ["player", "analysed\nmatches", "choices", "lost per\nchoice", "best\nmove", "accuracy"],
+                1,
+            )
+            for r in t.players:
+                lost.add_row(_name(r.name), *loss_cells(r.loss))
+            parts.append(lost)
+        parts.append(Text(analysed_line(len(t.counted), len(t.analysed), t.partial)))
+    return Group(*parts)
 
 
 def render_text(st: Standings, width: int = 100) -> str:
@@ -216,10 +262,13 @@ def render_text(st: Standings, width: int = 100) -> str:
     console.print(head)
     for t in st.tables:
         console.print()
-        console.print(_variant_group(t, st.include_invalid))
+        console.print(_variant_group(t, st.include_invalid, st.loss))
     console.print()
     for line in LEGEND:
         console.print(Text(line))
+    if st.loss:
+        console.print(Text(LOSS_LEGEND))
+        console.print(Text("points lost: " + analysed_line(st.counted, st.analysed, st.partial) + "."))
     return _trimmed(out.getvalue())
 
 
@@ -259,11 +308,31 @@ def _csv_rows(st: Standings) -> Iterator[list[Any]]:
                 r.possible_reneges,
                 r.figures.timed_moves,
                 fixed(r.seconds_per_move, 1, ""),
+                *(_loss_csv(r.loss) if st.loss else []),
             ]
         for p in t.partnerships:
             yield [*base, "partnership", p.name, "", "", "", "", "", *_tally_cells(p.tally, st.include_invalid)] + [
                 ""
-            ] * 8
+            ] * (8 + (len(LOSS_HEADER) if st.loss else 0))
+
+
+def _loss_csv(f: LossFigures | None) -> list[Any]:
+    if f is None:
+        return [""] * len(LOSS_HEADER)
+    return [
+        f.matches,
+        f.decisions,
+        f.choices,
+        _number(f.total_loss),
+        fixed(f.average_loss, 2, ""),
+        fixed(f.match_rate, 1, ""),
+        fixed(f.accuracy, 1, ""),
+    ]
+
+
+def _number(value: float) -> int | float:
+    """A sum of points lost: an integer when exact, else to 2 decimals."""
+    return value if isinstance(value, int) else round(value, 2) + 0.0
 
 
 def _tally_cells(t: Tally, include_invalid: bool) -> list[Any]:
@@ -289,7 +358,7 @@ def _tally_cells(t: Tally, include_invalid: bool) -> list[Any]:
 def render_csv(st: Standings) -> str:
     """One row per player per variant, then one per partnership (``kind``); numbers as numbers,
     booleans ``true``/``false``, an empty cell where a figure has no base (no hands, not rated)."""
-    return csv_text(_csv_rows(st), CSV_HEADER)
+    return csv_text(_csv_rows(st), CSV_HEADER + (LOSS_HEADER if st.loss else []))
 
 
 # -- JSON --------------------------------------------------------------------------------------------
@@ -315,9 +384,22 @@ def _tally_json(t: Tally) -> dict[str, Any]:
     }
 
 
+def _loss_json(f: LossFigures) -> dict[str, Any]:
+    return {
+        "matches": f.matches,
+        "decisions": f.decisions,
+        "choices": f.choices,
+        "points_lost": _number(f.total_loss),
+        "per_choice": _round(f.average_loss, 4),
+        "best_move_rate": _round(f.match_rate, 2),
+        "accuracy": _round(f.accuracy, 2),
+    }
+
+
 def _player_json(r: PlayerRow) -> dict[str, Any]:
     f = r.figures
     rating = r.rating
+    loss = {"loss": _loss_json(r.loss)} if r.loss is not None else {}
     return {
         "name": r.name,
         "place": r.place,
@@ -346,6 +428,7 @@ def _player_json(r: PlayerRow) -> dict[str, Any]:
             {"match_id": h.match_id, "date": h.date, "mu": h.mu, "sigma": h.sigma, "ordinal": h.ordinal}
             for h in rating.history
         ],
+        **loss,
     }
 
 
@@ -360,6 +443,7 @@ def standings_document(st: Standings) -> dict[str, Any]:
     for t in st.tables:
         counted = {id(s) for s in t.counted}
         rated = {id(s) for s in t.rated}
+        analysed = {id(s) for s in t.analysed}
         variants.append(
             {
                 "variant": t.variant,
@@ -380,9 +464,11 @@ def standings_document(st: Standings) -> dict[str, Any]:
                         "status": s.status,
                         "counted": id(s) in counted,
                         "rated": id(s) in rated,
+                        **({"analysed": id(s) in analysed} if st.loss else {}),
                     }
                     for s in t.matches
                 ],
+                **({"analysis": _analysis_json(len(t.counted), len(t.analysed), t.partial)} if st.loss else {}),
             }
         )
     return {
@@ -396,8 +482,13 @@ def standings_document(st: Standings) -> dict[str, Any]:
         },
         "matches": {"read": st.read, "selected": st.matches},
         "variants": variants,
-        "legend": list(LEGEND),
+        "legend": list(LEGEND) + ([LOSS_LEGEND] if st.loss else []),
+        **({"analysis": _analysis_json(st.counted, st.analysed, st.partial)} if st.loss else {}),
     }
+
+
+def _analysis_json(counted: int, analysed: int, partial: int) -> dict[str, int]:
+    return {"counted": counted, "analysed": analysed, "partial": partial}
 
 
 def render_json(st: Standings) -> str:

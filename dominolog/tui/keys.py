@@ -36,6 +36,8 @@ KEYS: tuple[Key, ...] = (
     Key("jump", "colon,j", "seq"),
     Key("next_violation", "v", "violation"),
     Key("previous_violation", "V", "prev violation", show=False),
+    Key("next_mistake", "m", "mistake", show=False),
+    Key("previous_mistake", "M", "prev mistake", show=False),
     Key("toggle_legal", "l", "legal"),
     Key("toggle_hidden", "h", "hidden"),
     Key("scroll_table('up')", "shift+up", "scroll table", show=False),

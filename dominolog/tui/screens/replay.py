@@ -1,7 +1,10 @@
-"""The replay screen: the table, the hands, the scores and the event list of one match, at one event."""
+"""The replay screen: the table, the hands, the scores and the event list of one match, at one event;
+with an analysis of the match, the points each decision lost (in the event list) and the options of
+the decision shown (a panel under the hands)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 from typing import ClassVar
 
@@ -12,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, HelpPanel
 
+from dominolog.analysis.shown import ShownReview
 from dominolog.layouts.grid import GridLayout
 from dominolog.state import WinnerValue
 from dominolog.textsafe import shown_markup
@@ -23,7 +27,16 @@ from dominolog.tui.screens.audit import AuditScreen
 from dominolog.tui.screens.jump import JumpScreen
 from dominolog.tui.screens.matches import MatchesScreen
 from dominolog.tui.timeline import Frame, Later, Timeline
-from dominolog.tui.widgets import EventDetail, EventList, HandsPanel, IssueBar, ScoresPanel, StatusBar, TableView
+from dominolog.tui.widgets import (
+    AnalysisPanel,
+    EventDetail,
+    EventList,
+    HandsPanel,
+    IssueBar,
+    ScoresPanel,
+    StatusBar,
+    TableView,
+)
 
 
 def _played_tile(timeline: Timeline, index: int, frame: Frame) -> Tile | None:
@@ -63,13 +76,25 @@ class ReplayScreen(Screen[None]):
     events: EventList
     issues: IssueBar
     detail: EventDetail
+    analysis_panel: AnalysisPanel
 
     #: how often (seconds) a followed match is asked for new events
     FOLLOW_SECONDS: ClassVar[float] = 0.5
 
-    def __init__(self, timeline: Timeline, title: str = "", start: int = 0, follow: Follower | None = None) -> None:
+    def __init__(
+        self,
+        timeline: Timeline,
+        title: str = "",
+        start: int = 0,
+        follow: Follower | None = None,
+        analysis: ShownReview | None = None,
+    ) -> None:
         super().__init__()
         self.timeline = timeline
+        #: the analysis of the match (``replay`` with a kept one, or ``--analysis``), None: none
+        self.analysis = analysis
+        #: indexes of the events whose decision lost points, in order
+        self.mistake_indexes: list[int] = []
         self.match_title = title
         self.index = max(0, min(start, timeline.last))
         self.show_legal = False
@@ -84,6 +109,7 @@ class ReplayScreen(Screen[None]):
             with Vertical(id="left"):
                 yield TableView(id="table")
                 yield HandsPanel(id="hands")
+                yield AnalysisPanel(id="analysis")
                 yield EventDetail(id="detail")
             with Vertical(id="right"):
                 yield EventList(id="events")
@@ -95,6 +121,8 @@ class ReplayScreen(Screen[None]):
         self.query_one(HandsPanel).border_title = "hands"
         self.query_one(ScoresPanel).border_title = "scores"
         self.query_one(EventDetail).border_title = "event"
+        self.analysis_panel = self.query_one(AnalysisPanel)
+        self.analysis_panel.border_title = "analysis"
         self.status = self.query_one(StatusBar)
         self.table = self.query_one(TableView)
         self.hands = self.query_one(HandsPanel)
@@ -122,8 +150,15 @@ class ReplayScreen(Screen[None]):
             f"{len(report.violations)} ✗  {len(report.unverified)} ?" if report.violations or report.unverified else ""
         )
         self.set_class(tl.variant is not None and isinstance(tl.variant.new_layout(), GridLayout), "-grid")
+        review = self.analysis
+        self.set_class(review is not None, "-analysed")
+        self.mistake_indexes = []
+        if review is not None:
+            self.analysis_panel.border_subtitle = shown_markup(review.method_text())
+            found = (tl.index_of(seq) for seq, ds in review.by_seq.items() if any(d.mistake for d in ds))
+            self.mistake_indexes = sorted(i for i in found if i is not None)
         if changed is None:
-            self.events.load(tl)
+            self.events.load(tl, review)
         else:
             self.events.update_rows(tl, changed)
 
@@ -193,6 +228,8 @@ class ReplayScreen(Screen[None]):
         marks = tl.marks_at(i)
         self.issues.show(marks, [tl.certainty(m) for m in marks])
         self.detail.show(tl.records[i])
+        if self.analysis is not None:
+            self.analysis_panel.show(self.analysis, frame.seq, hand.number if hand is not None else None)
 
     def _hand_note(self, frame: Frame) -> str:
         hand = frame.hand
@@ -271,6 +308,21 @@ class ReplayScreen(Screen[None]):
             return
         self.goto(index)
 
+    def action_next_mistake(self) -> None:
+        """The next event whose decision lost points (by the analysis)."""
+        self._to_mistake(bisect_right(self.mistake_indexes, self.index), "after")
+
+    def action_previous_mistake(self) -> None:
+        self._to_mistake(bisect_left(self.mistake_indexes, self.index) - 1, "before")
+
+    def _to_mistake(self, k: int, where: str) -> None:
+        if self.analysis is None:
+            self.notify("no analysis of this match (dominolog analyze, or replay --analysis)", timeout=3)
+        elif 0 <= k < len(self.mistake_indexes):
+            self.goto(self.mistake_indexes[k])
+        else:
+            self.notify(f"no decision that lost points {where} this event", timeout=2)
+
     def action_audit(self) -> None:
         """The audit's explanation of the event shown: its findings, how sure, the rules, the proof."""
         tl, i = self.timeline, self.index
@@ -305,9 +357,11 @@ class ReplayScreen(Screen[None]):
 
         self.app.push_screen(MatchesScreen(entries, current), done)
 
-    def load(self, timeline: Timeline, title: str, start: int = 0) -> None:
-        """Show another match (the match list): its first event, the legal plays and hidden hands as set."""
+    def load(self, timeline: Timeline, title: str, start: int = 0, analysis: ShownReview | None = None) -> None:
+        """Show another match (the match list): its first event, the legal plays and hidden hands as set;
+        ``analysis``: its analysis, if there is one."""
         self.timeline = timeline
+        self.analysis = analysis
         self.match_title = title
         self.index = max(0, min(start, timeline.last))
         self._dress()

@@ -1,6 +1,8 @@
 """The event list: seq, player, event, points, and a mark for violations (red ``✗ code``) and
 unverified rules, possible violations (yellow ``? code``: the issue line under the screen and the
 audit, ``a``, say whether some hand the log allows breaks the rule). Clicking a row jumps there.
+With an analysis, a column ``lost``: the points each analysed decision lost (``-12``, orange),
+``best``, or ``=`` where the options were all worth the same.
 
 A Line API widget (:class:`textual.scroll_view.ScrollView`): each row is drawn once into a
 :class:`~textual.strip.Strip` and kept, so moving the cursor through 2,000 events repaints
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -23,9 +26,15 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
+from dominolog.analysis.shown import ShownReview, loss_word
 from dominolog.tui.timeline import Timeline
 
 SEQ, WHO, PTS = 4, 5, 4
+#: the analysis column (only with an analysis): "-184", "best", "-12.25"
+LOST = 6
+#: the points a decision lost, and a best move
+MISTAKE = "bold #af5fff"
+BEST = "green"
 #: the mark of an unverified rule (a possible violation)
 UNSURE = "bold yellow"
 #: from this width on, the mark is the sign and the code (``✗ renege``), below it the sign alone
@@ -38,15 +47,35 @@ def _fit(text: Text, width: int) -> Text:
     return text
 
 
-def _widths(width: int) -> tuple[int, int]:
-    """The widths of the event text and of the mark, for a list ``width`` cells wide."""
-    mark_w = 10 if width >= WIDE_MARK else 2
-    return max(6, width - (SEQ + 1 + WHO + 1 + PTS + 1 + mark_w)), mark_w
+def _widths(width: int, analysed: bool = False) -> tuple[int, int]:
+    """The widths of the event text and of the mark, for a list ``width`` cells wide (``analysed``:
+    with the analysis column)."""
+    lost = LOST + 1 if analysed else 0
+    mark_w = 10 if width >= WIDE_MARK + 2 * lost else 2
+    return max(6, width - (SEQ + 1 + WHO + 1 + PTS + 1 + mark_w + lost)), mark_w
 
 
-def row_text(timeline: Timeline, i: int, width: int) -> Text:
-    """The line of the event at ``i``, ``width`` cells wide."""
-    event_w, mark_w = _widths(width)
+def lost_span(width: int) -> tuple[int, int]:
+    """Where the analysis column is in a row ``width`` cells wide (start, end)."""
+    event_w, _ = _widths(width, True)
+    start = SEQ + 1 + WHO + 1 + event_w + PTS + 1
+    return start, start + LOST
+
+
+def lost_text(review: ShownReview, seq: int) -> Text:
+    """The analysis cell of the event ``seq``: ``-12`` (a mistake), ``best``, ``=`` or nothing."""
+    decisions = review.at(seq)
+    word = loss_word(decisions)
+    if len(word) > LOST:  # a sampled loss of 100 points or more: fewer decimals
+        lost = float(word[1:])
+        word = f"-{lost:.1f}" if len(f"-{lost:.1f}") <= LOST else f"-{lost:.0f}"
+    style = MISTAKE if word.startswith("-") else BEST if word == "best" else "dim"
+    return Text.assemble(" " * (LOST - len(word)), (word, style))
+
+
+def row_text(timeline: Timeline, i: int, width: int, review: ShownReview | None = None) -> Text:
+    """The line of the event at ``i``, ``width`` cells wide (``review``: with the points each decision lost)."""
+    event_w, mark_w = _widths(width, review is not None)
     row = timeline.rows[i]
     marks = timeline.marks_at(i)
     bad = [m for m in marks if m.kind == "violation"]
@@ -61,6 +90,7 @@ def row_text(timeline: Timeline, i: int, width: int) -> Text:
     if kind == "reveal":
         style = "magenta"
     seq_style = "bold red" if bad else UNSURE if unsure else "dim"
+    lost = [" ", _fit(lost_text(review, row.seq), LOST)] if review is not None else []
     return Text.assemble(
         _fit(Text(str(row.seq), style=seq_style, justify="right"), SEQ),
         " ",
@@ -68,14 +98,16 @@ def row_text(timeline: Timeline, i: int, width: int) -> Text:
         " ",
         _fit(Text(row.text, style=style), event_w),
         _fit(Text(row.points, justify="right"), PTS),
+        *lost,
         " ",
         _fit(mark, mark_w),
     )
 
 
-def row_texts(timeline: Timeline, width: int) -> tuple[Text, list[Text]]:
-    """The header and one line per event, ``width`` cells wide."""
-    event_w, mark_w = _widths(width)
+def row_texts(timeline: Timeline, width: int, review: ShownReview | None = None) -> tuple[Text, list[Text]]:
+    """The header and one line per event, ``width`` cells wide (``review``: with the analysis column)."""
+    event_w, mark_w = _widths(width, review is not None)
+    lost = [" ", _fit(Text("lost".rjust(LOST)), LOST)] if review is not None else []
     header = Text.assemble(
         _fit(Text("seq", justify="right"), SEQ),
         " ",
@@ -83,11 +115,12 @@ def row_texts(timeline: Timeline, width: int) -> tuple[Text, list[Text]]:
         " ",
         _fit(Text("event"), event_w),
         _fit(Text("pts", justify="right"), PTS),
+        *lost,
         " ",
         _fit(Text(""), mark_w),
         style="bold",
     )
-    return header, [row_text(timeline, i, width) for i in range(len(timeline.rows))]
+    return header, [row_text(timeline, i, width, review) for i in range(len(timeline.rows))]
 
 
 class EventRows(ScrollView):
@@ -101,9 +134,13 @@ class EventRows(ScrollView):
         self.texts: list[Text] = []
         self.cursor = 0
         self._strips: dict[int, Strip] = {}
+        #: the analysis column (start, end), drawn in the cursor's colours on the cursor row (its own
+        #: colours would not read on the cursor's background); None: no analysis
+        self.lost: tuple[int, int] | None = None
 
-    def set_rows(self, texts: list[Text], width: int) -> None:
+    def set_rows(self, texts: list[Text], width: int, lost: tuple[int, int] | None = None) -> None:
         self.texts = texts
+        self.lost = lost
         self._strips.clear()
         self.virtual_size = Size(width, len(texts))
         self.refresh()
@@ -119,6 +156,8 @@ class EventRows(ScrollView):
                 text = text.copy()
                 cursor_style = self.get_component_rich_style("event-rows--cursor")
                 text.stylize_before(cursor_style)
+                if self.lost is not None:
+                    text.stylize(Style(color=cursor_style.color, bold=True), *self.lost)
                 base = base + cursor_style
             segments = [Segment(s.text, base + s.style if s.style else base) for s in text.render(self.app.console)]
             strip = Strip(segments).adjust_cell_length(width, base)
@@ -164,6 +203,8 @@ class EventList(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.timeline: Timeline | None = None
+        #: the analysis shown beside the events (None: none)
+        self.review: ShownReview | None = None
         self._width = 0
         self.header = Static(id="events-header")
         self.body = EventRows(id="event-rows")
@@ -176,15 +217,17 @@ class EventList(Vertical):
     def cursor_row(self) -> int:
         return self.body.cursor
 
-    def load(self, timeline: Timeline) -> None:
-        """Fill the list; the columns fit the width (the event text is cut to fit)."""
+    def load(self, timeline: Timeline, review: ShownReview | None = None) -> None:
+        """Fill the list; the columns fit the width (the event text is cut to fit). ``review``: the
+        analysis of the match, for the column of points lost."""
         self.timeline = timeline
+        self.review = review
         rows = self.body
         width = rows.scrollable_content_region.width or max(20, self.size.width - 1) or 40
         self._width = width
-        header, texts = row_texts(timeline, width)
+        header, texts = row_texts(timeline, width, review)
         self.header.update(header)
-        rows.set_rows(texts, width)
+        rows.set_rows(texts, width, lost_span(width) if review is not None else None)
         rows.select(rows.cursor)
 
     def select(self, index: int) -> None:
@@ -194,17 +237,17 @@ class EventList(Vertical):
         """Draw again only the rows at ``indexes`` (the events a grown timeline added or marked
         anew: :meth:`Timeline.extend`); a timeline not shown yet is loaded whole."""
         if timeline is not self.timeline or not self._width:
-            self.load(timeline)
+            self.load(timeline, self.review)
             return
         texts = self.body.texts
         for i in sorted(indexes):
-            text = row_text(timeline, i, self._width)
+            text = row_text(timeline, i, self._width, self.review)
             if i < len(texts):
                 texts[i] = text
             else:
                 texts.append(text)
-        self.body.set_rows(texts, self._width)
+        self.body.set_rows(texts, self._width, lost_span(self._width) if self.review is not None else None)
 
     def on_resize(self, event: Resize) -> None:
         if self.timeline is not None and self.body.scrollable_content_region.width != self._width:
-            self.load(self.timeline)
+            self.load(self.timeline, self.review)
