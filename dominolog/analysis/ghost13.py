@@ -275,8 +275,9 @@ def position_from(state: MatchState, hand: HandState) -> Position:
 class Solver:
     """Solves Ghost 13 positions; keeps its table between calls (positions of one hand, or many)."""
 
-    def __init__(self) -> None:
-        self.search = Search()
+    def __init__(self, pure: bool = False) -> None:
+        """``pure``: search in Python even where the C search is built (the reference)."""
+        self.search = Search(pure)
 
     @property
     def nodes(self) -> int:

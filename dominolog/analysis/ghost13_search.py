@@ -10,6 +10,10 @@ are the ones in neither hand (all 28 are dealt), and the Puppeteer rule (G8) ask
 whether the player on move has exactly one legal tile, whether every placement of it locks,
 and whether the opponent's last action was a play (``not passed``).
 
+The search runs in C where the extension :file:`_ghost13c.c` was built when the package was
+installed (:data:`BACKEND`; the same search line for line, about 50 times faster), else in Python;
+``DOMINOLOG_PURE_PYTHON=1`` or ``Search(pure=True)`` asks for the Python one, the reference.
+
 Values are points, for the player on move: what they score for the hand minus what the
 opponent scores (one of the two is 0). :class:`Search` keeps a transposition table of
 bounds ``(lower, upper, best move)`` keyed on the node, so a table serves every position
@@ -19,6 +23,9 @@ cutoffs near the root and cheap bounds on what either side can still score.
 """
 
 from __future__ import annotations
+
+import os
+from typing import Any
 
 from dominolog.tiles import DOUBLE_SIX
 
@@ -66,6 +73,24 @@ def _tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
 FIT, _NEXT = _tables()
 
 
+def _compiled() -> Any:
+    """The C search (:file:`_ghost13c.c`), or None: not built (no compiler when installed), or
+    ``DOMINOLOG_PURE_PYTHON=1`` set."""
+    if os.environ.get("DOMINOLOG_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from dominolog.analysis import _ghost13c  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    _ghost13c.init(FIT, _NEXT, PIPS, ZEROS)
+    return _ghost13c
+
+
+_C = _compiled()
+#: which search runs: "c" (the compiled extension) or "python"
+BACKEND = "c" if _C is not None else "python"
+
+
 def next_ends(e: int, i: int) -> tuple[int, ...]:
     """The ends after tile ``i`` is placed on ``e``, one per distinct result (empty: it does not fit)."""
     return _NEXT[28 * e + i]
@@ -98,9 +123,17 @@ class Search:
     #: how fast the step between tests grows
     GROW = 3
 
-    def __init__(self) -> None:
-        self.table: dict[int, tuple[int, int, int]] = {}
-        self.test, self._count = self._build()
+    def __init__(self, pure: bool = False) -> None:
+        """``pure``: the Python search even where the C one is built (the reference, for tests)."""
+        self.backend = "python" if pure or _C is None else "c"
+        if self.backend == "c":
+            table = _C.Table()
+            self.table: Any = table
+            self.test = table.search
+            self._count = lambda: table.nodes
+        else:
+            self.table = {}
+            self.test, self._count = self._build()
 
     @property
     def nodes(self) -> int:
