@@ -44,14 +44,13 @@ from dominolog.analysis.moves import Move, SampledHand
 from dominolog.analysis.playout import World
 from dominolog.events import Deal
 from dominolog.knowledge import HandModel, hand_model
+from dominolog.knowledge.honest import Rule, kept_rules
 from dominolog.knowledge.model import Slot
 from dominolog.log.reader import Record
 from dominolog.reducer import MatchReducer
 from dominolog.state import HandState, Holding
 from dominolog.tiles import Tile
 from dominolog.variants.judges import HoldsOne
-
-Rule = tuple[str, int, frozenset[Tile]]
 
 
 def _viewed(rec: Record, player: str) -> Record:
@@ -109,30 +108,11 @@ class View:
         return honest(facts, rules), facts
 
 
-def _with_rules(facts: HandModel, rules: list[Rule]) -> HandModel:
-    exit = facts.exit
-
-    def forbid(t: Tile, s: Slot) -> bool:
-        return any(t in tiles and s.owner == p and s.entry < seq < exit[t] for p, seq, tiles in rules)
-
-    return facts.without(forbid)
-
-
 def honest(facts: HandModel, rules: list[Rule]) -> HandModel:
     """The facts with each rule "``player`` held none of ``tiles`` just before ``seq``" taken as kept:
     all at once when some world keeps them all, else one by one in order, each kept when it leaves a
     world (as :func:`dominolog.audit.engine.honest_model`)."""
-    if not facts.feasible or not rules:
-        return facts
-    every = _with_rules(facts, rules)
-    if every.feasible:
-        return every
-    model = facts
-    for rule in rules:
-        narrower = _with_rules(model, [rule])
-        if narrower.feasible:
-            model = narrower
-    return model
+    return kept_rules(facts, rules)
 
 
 def with_hand(model: HandModel, player: str, at: int, tiles: frozenset[Tile]) -> HandModel:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from dominolog.audit.scoring import ScoredHand, ScoringReducer
 from dominolog.knowledge import Before, HandModel, count_after, hand_model
-from dominolog.knowledge.model import Slot
+from dominolog.knowledge.honest import Rule, kept_rules, with_rules
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer import MatchReducer, MatchReport
 from dominolog.state import HandResult, HandState, Issue, PendingCheck
@@ -97,9 +97,6 @@ class MatchAudit:
     heads: dict[int, str]
 
 
-Rule = tuple[str, int, frozenset[Tile]]
-
-
 def _honest_rules(judged: list[Judged]) -> list[Rule]:
     """(player, seq, tiles held none of just before) for each pass or draw that may have been honest."""
     out = []
@@ -110,20 +107,10 @@ def _honest_rules(judged: list[Judged]) -> list[Rule]:
     return out
 
 
-def _with_rules(facts: HandModel, rules: list[Rule]) -> HandModel:
-    """The facts with every rule of ``rules`` taken as kept (may leave no world)."""
-    exit = facts.exit
-
-    def forbid(t: Tile, s: Slot) -> bool:
-        return any(t in tiles and s.owner == p and s.entry < seq < exit[t] for p, seq, tiles in rules)
-
-    return facts.without(forbid)
-
-
 def others_honest(ha: HandAudit, judged: Judged) -> HandModel | None:
     """The facts with every other pass or draw of the hand taken as honest (None: no such world)."""
     rules = [r for r in _honest_rules(ha.judged) if (r[0], r[1]) != (judged.check.player, judged.check.seq)]
-    model = _with_rules(ha.facts, rules)
+    model = with_rules(ha.facts, rules)
     return model if model.feasible else None
 
 
@@ -131,18 +118,7 @@ def honest_model(facts: HandModel, judged: list[Judged]) -> HandModel:
     """The facts, plus each pass or draw that may have been honest taken as honest (no playable tile
     in hand just then). A pass the facts prove a renege is left out; so is one that, with those taken
     before it, would leave no world (two reneges that cannot both have been honest)."""
-    if not facts.feasible:
-        return facts
-    rules = _honest_rules(judged)
-    every = _with_rules(facts, rules)
-    if every.feasible:  # the common case: all of them at once, one model
-        return every
-    model = facts
-    for rule in rules:
-        narrower = _with_rules(model, [rule])
-        if narrower.feasible:
-            model = narrower
-    return model
+    return kept_rules(facts, _honest_rules(judged))
 
 
 def audit_match(log: MatchLog, pictures: bool = False) -> MatchAudit:

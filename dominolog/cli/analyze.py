@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dominolog.cli.common import (
+    EveryMatch,
     MatchStore,
+    MatchTargets,
     ReportFormat,
     ReportHand,
     fail,
@@ -242,15 +244,8 @@ def _stored_reviews(
 
 
 def analyze(
-    targets: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help="Log files (every match in each), or with --db match ids of the store.",
-            show_default=False,
-            metavar="FILE|MATCH",
-        ),
-    ] = None,
-    every: Annotated[bool, typer.Option("--all", help="With --db: every match in the store.")] = False,
+    targets: MatchTargets = None,
+    every: EveryMatch = False,
     match: Annotated[
         int | None, typer.Option("--match", min=1, help="Only this match of each file (1 = the first).")
     ] = None,

@@ -99,6 +99,16 @@ MatchTarget = Annotated[
     ),
 ]
 MatchNumber = Annotated[int, typer.Option("--match", min=1, help="Which match of the file (1 = the first).")]
+#: the matches a command takes: log files, or with ``--db`` ids of the store (``--all``: every one)
+MatchTargets = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="Log files, or ids of matches in the store (with --db: always ids).",
+        show_default=False,
+        metavar="FILE|MATCH",
+    ),
+]
+EveryMatch = Annotated[bool, typer.Option("--all", help="Every match in the store.")]
 MatchStore = Annotated[
     Path | None,
     typer.Option("--db", help="Take the match from this store (a SQLite file): the argument is then its id."),

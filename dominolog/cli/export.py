@@ -15,7 +15,15 @@ from urllib.parse import quote
 
 import typer
 
-from dominolog.cli.common import DEFAULT_DB, fail, match_id_or_fail, read_matches, store_or_fail
+from dominolog.cli.common import (
+    DEFAULT_DB,
+    EveryMatch,
+    MatchTargets,
+    fail,
+    match_id_or_fail,
+    read_matches,
+    store_or_fail,
+)
 from dominolog.export import CSV_HEADER, LONG_HEADER, csv_long_rows, csv_rows, csv_text, scored_lines
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
@@ -129,15 +137,8 @@ SUFFIXES = {
 
 
 def export(
-    targets: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help="Log files, or ids of matches in the store (with --db: always ids).",
-            show_default=False,
-            metavar="FILE|MATCH",
-        ),
-    ] = None,
-    every: Annotated[bool, typer.Option("--all", help="Every match in the store.")] = False,
+    targets: MatchTargets = None,
+    every: EveryMatch = False,
     fmt: Annotated[
         Format | None,
         typer.Option(
