@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -44,6 +45,17 @@ def verify_paths(paths: Iterable[Path | str]) -> Iterator[MatchReport]:
 
 def verify_document(reports: Iterable[MatchReport]) -> dict[str, Any]:
     return {"matches": [r.as_dict() for r in reports]}
+
+
+def document_chunks(matches: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """``json.dumps({"matches": [...]}, indent=2, ensure_ascii=False)``, written a match at a time (so
+    ``verify --json`` keeps no report once it is written): the same text, byte for byte."""
+    first = True
+    for m in matches:
+        body = json.dumps(m, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        yield ('{\n  "matches": [\n    ' if first else ",\n    ") + body
+        first = False
+    yield '{\n  "matches": []\n}' if first else "\n  ]\n}"
 
 
 def _winner(w: Any) -> str:

@@ -1,10 +1,17 @@
 """``verify --jobs N``: the files are checked in N processes, and the output is the one ``--jobs 1``
-gives, byte for byte and in the same order, whatever the format and the exit status (issue 16)."""
+gives, byte for byte and in the same order, whatever the format and the exit status; ``--json`` is
+written a match at a time (issue 16)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dominolog.verify import document_chunks
 from tests.conftest import ROOT, Ran
 
 Cli = Callable[..., Ran]
@@ -29,3 +36,24 @@ def test_jobs_with_expect_head_and_a_single_file(cli: Cli) -> None:
     alone = cli("verify", path, "--jobs", 4)
     assert alone.code == 0 and alone.stdout == cli("verify", path).stdout
     assert cli("verify", path, "--jobs", 0).code == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.dictionaries(
+            st.text(max_size=5),
+            st.recursive(
+                st.none() | st.booleans() | st.integers() | st.text(),
+                lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=3), kids, max_size=3),
+                max_leaves=8,
+            ),
+            max_size=4,
+        ),
+        max_size=4,
+    )
+)
+def test_the_json_document_written_a_match_at_a_time_is_the_one_document(matches: list[dict[str, Any]]) -> None:
+    """``verify --json`` writes its document as the matches are checked (memory flat in the input): the
+    text is exactly ``json.dumps`` of the whole document."""
+    assert "".join(document_chunks(iter(matches))) == json.dumps({"matches": matches}, indent=2, ensure_ascii=False)

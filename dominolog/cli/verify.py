@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,7 +15,7 @@ from dominolog.recording.notation import iter_matches_any
 from dominolog.reducer import MatchReport, verify_match
 from dominolog.store import verify_stored
 from dominolog.textsafe import shown
-from dominolog.verify import batch_gc, report_lines, verify_document
+from dominolog.verify import batch_gc, document_chunks, report_lines
 
 
 def verify(
@@ -71,38 +70,53 @@ def verify(
             parse_expect(expect_head)
         except ExpectError as exc:
             fail(shown(str(exc), 300))
-    valid = total = unverified = mismatched = 0
-    reports: list[MatchReport] = []
-    expects: list[dict[str, Any]] = []
+    tally = _Tally()
     with batch_gc():
-        for r, expect in _reports(paths or [], db, expect_head, bar=not quiet, jobs=jobs):
-            total += 1
-            valid += r.valid
-            unverified += len(r.unverified)
-            mismatched += expect is not None and not expect["ok"]
-            if as_json:
-                reports.append(r)
-                expects.append(expect or {})
-                continue
+        checked = tally.count(_reports(paths or [], db, expect_head, bar=not quiet, jobs=jobs))
+        if as_json:  # written a match at a time: no report is kept
+            for chunk in document_chunks(_as_dicts(checked)):
+                typer.echo(chunk, nl=False)
+            typer.echo("")
+        for r, expect in () if as_json else checked:
             lines = report_lines(r, verbose)
             if expect is not None:
                 lines.append(f"  fingerprint {'OK' if expect['ok'] else 'MISMATCH'}: {expect['message']}")
             for line in lines[1:] if quiet else lines:
                 if not (quiet and line.startswith("  ")) or line.startswith("  fingerprint MISMATCH"):
                     typer.echo(line)
-    if as_json:
-        document = verify_document(reports)
-        if expect_head is not None:
-            for match, expect in zip(document["matches"], expects, strict=True):
-                match["expect"] = expect
-        typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
-    elif not quiet:
-        summary = f"{total} matches: {valid} valid, {total - valid} invalid"
-        if unverified:
-            summary += f"; {unverified} rules unverified (hidden tiles)"
+    if not as_json and not quiet:
+        summary = f"{tally.total} matches: {tally.valid} valid, {tally.total - tally.valid} invalid"
+        if tally.unverified:
+            summary += f"; {tally.unverified} rules unverified (hidden tiles)"
         typer.echo(summary)
-    if valid != total or mismatched:
+    if tally.valid != tally.total or tally.mismatched:
         raise typer.Exit(1)
+
+
+class _Tally:
+    """The counts of the summary and of the exit status, kept as the reports go by."""
+
+    def __init__(self) -> None:
+        self.total = self.valid = self.unverified = self.mismatched = 0
+
+    def count(
+        self, reports: Iterator[tuple[MatchReport, dict[str, Any] | None]]
+    ) -> Iterator[tuple[MatchReport, dict[str, Any] | None]]:
+        for r, expect in reports:
+            self.total += 1
+            self.valid += r.valid
+            self.unverified += len(r.unverified)
+            self.mismatched += expect is not None and not expect["ok"]
+            yield r, expect
+
+
+def _as_dicts(checked: Iterator[tuple[MatchReport, dict[str, Any] | None]]) -> Iterator[dict[str, Any]]:
+    """Each match as the JSON document has it (with ``expect`` when a fingerprint was checked)."""
+    for r, expect in checked:
+        d = r.as_dict()
+        if expect is not None:
+            d["expect"] = expect
+        yield d
 
 
 def _expect(records: list[Record], head: str, expect: str) -> dict[str, Any]:
