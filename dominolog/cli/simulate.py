@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -70,11 +73,28 @@ def simulate(
     if viewer is not None and viewer not in names:
         fail(f"--viewer {viewer!r} is not a player (the players are {', '.join(names)})")
     lines = simulate_lines(variant, matches, seed, names, options or None, hide or viewer is not None, viewer)
-    text = "".join(line + "\n" for line in lines)
-    if out is None:
-        sys.stdout.write(text)
+    if out is None:  # written as made: memory stays flat however many matches
+        sys.stdout.writelines(line + "\n" for line in lines)
         return
+    _write_out(out, (line + "\n" for line in lines))
+
+
+def _write_out(out: Path, text: Iterator[str]) -> None:
+    """Write ``text`` to ``out`` as it is made: into a temporary file beside it, renamed over ``out`` once
+    whole (a file there is never left half written); a FIFO or a device is written to directly."""
+    if out.exists() and not out.is_file():
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                fh.writelines(text)
+        except OSError as exc:
+            fail(f"{out}: cannot write: {exc.strerror or exc}")
+        return
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.part")
     try:
-        out.write_text(text, encoding="utf-8")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.writelines(text)
+        os.replace(tmp, out)
     except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
         fail(f"{out}: cannot write: {exc.strerror or exc}")
