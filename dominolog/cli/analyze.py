@@ -20,7 +20,6 @@ from dominolog.cli.common import (
     read_matches,
     write_report,
 )
-from dominolog.log.reader import MatchLog
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # the analysis is imported when the command runs
@@ -28,6 +27,7 @@ if TYPE_CHECKING:  # the analysis is imported when the command runs
 
     from dominolog.analysis.results import Decision, HandReview, MatchReview
     from dominolog.analysis.sampling import SampledPlan
+    from dominolog.log.reader import MatchLog
 
 
 def _num(x: float, sign: bool = False) -> str:
@@ -209,6 +209,7 @@ def _stored_reviews(
     from dominolog.analysis.cache import VERSION
     from dominolog.analysis.results import review_from_dict
     from dominolog.cli.common import match_id_or_fail, store_or_fail
+    from dominolog.log.reader import MatchLog
     from dominolog.store import ReadOnlyError
 
     out = []

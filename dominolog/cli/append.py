@@ -11,19 +11,16 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
-from dominolog.log.hashchain import chain_hash_bytes
-from dominolog.log.notation import parse
-from dominolog.log.reader import MatchLog, decode_line
-from dominolog.recording.journal import FileJournal, Journal, StoreJournal
-from dominolog.recording.session import Entered, Session
-from dominolog.reducer import record_canon
-from dominolog.store import DamagedStoreError, match_id_of
 from dominolog.textsafe import shown
+
+if TYPE_CHECKING:  # imported when the command runs
+    from dominolog.recording.journal import FileJournal, Journal
+    from dominolog.recording.session import Entered, Session
 
 
 class Notation(StrEnum):
@@ -65,6 +62,8 @@ def append(
     unknown player, outside a hand, illegal while the hands are known) is reported with its line
     number and nothing of it is written (--as-played writes it anyway). Exit 0 all appended, 1 a
     line was refused, 4 another writer took the seq (nothing more is written)."""
+    from dominolog.recording.journal import StoreJournal
+
     args = list(args or [])
     if len(args) > 2:
         fail("at most two arguments: ID and EVENT")
@@ -97,6 +96,7 @@ def _split(args: list[str], with_file: bool) -> tuple[str | None, str | None]:
 
 
 def _lines(event: str | None) -> list[tuple[int, str]]:
+
     if event is not None and event != "-":
         return [(1, event)]
     data = sys.stdin.buffer.read()
@@ -111,6 +111,12 @@ def _lines(event: str | None) -> list[tuple[int, str]]:
 
 def _id_from(lines: list[tuple[int, str]], notation: Notation) -> str | None:
     """The id of the match the first line begins (a match_start's id, or a header's [Id])."""
+    from dominolog.log.hashchain import chain_hash_bytes
+    from dominolog.log.notation import parse
+    from dominolog.log.reader import MatchLog, decode_line
+    from dominolog.reducer import record_canon
+    from dominolog.store import match_id_of
+
     first = next((text for _, text in lines if text.strip()), "")
     if notation is Notation.dn:
         for action in parse(first).actions:
@@ -128,6 +134,8 @@ def _id_from(lines: list[tuple[int, str]], notation: Notation) -> str | None:
 
 
 def _file_journal(path: Path, match_id: str | None) -> FileJournal:
+    from dominolog.recording.journal import FileJournal
+
     if path.is_dir():
         fail(f"{shown(path)}: is a folder, not a JSON Lines file")
     try:
@@ -144,6 +152,9 @@ def _run(
     seq: int | None,
     as_played: bool,
 ) -> None:
+    from dominolog.recording.session import Session
+    from dominolog.store import DamagedStoreError
+
     session = Session(journal, now=None, check=not as_played)
     refused = 0
     written: list[int] = []
@@ -188,6 +199,8 @@ def _run(
 
 
 def _enter_json(session: Session, text: str, seq: int | None) -> Entered:
+    from dominolog.recording.session import Entered
+
     out = Entered()
     session.write_line(text.strip().encode("utf-8"), out, expected_seq=seq)
     return out

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from dominolog.log.reader import MatchLog, PathError
-from dominolog.recording.notation import iter_matches_any
-from dominolog.store import DamagedStoreError, Store, StoreError, open_store
 from dominolog.textsafe import shown
+
+if TYPE_CHECKING:  # imported where used: `dominolog --help` loads no command's machinery
+    from dominolog.log.reader import MatchLog
+    from dominolog.store import Store
 
 DbOption = Annotated[
     Path,
@@ -22,6 +23,9 @@ DbOption = Annotated[
     ),
 ]
 DEFAULT_DB = Path("dominolog.db")
+#: the variants' names, for help texts without importing the rules (the same as
+#: ``dominolog.variants.VARIANTS``: tests/test_cli_conventions.py checks it)
+VARIANT_NAMES = ("ghost13", "brettspielnetz", "39", "double-bergen", "double-draw")
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -37,6 +41,8 @@ OPENED: list[Path] = []
 def store_or_fail(path: Path, create: bool = True, write: bool | None = None) -> Store:
     """Open the store (``create``: make it if missing; ``write``: the command will write, default
     ``create``), or exit with the reason: 1 for a damaged store, else 2."""
+    from dominolog.store import DamagedStoreError, StoreError, open_store
+
     try:
         store = open_store(path, create=create, write=write)
     except DamagedStoreError as exc:
@@ -50,6 +56,9 @@ def store_or_fail(path: Path, create: bool = True, write: bool | None = None) ->
 def read_matches(file: Path) -> list[MatchLog]:
     """Every match of a log file (JSON Lines, or ``.dn`` by its suffix), or exit 2 saying why it
     cannot be read."""
+    from dominolog.log.reader import PathError
+    from dominolog.recording.notation import iter_matches_any
+
     if not file.is_file():
         fail(f"{shown(file)}: no such file")
     try:
@@ -83,6 +92,8 @@ def match_id_or_fail(store: Store, db: Path, match_id: str) -> str:
 def stored_match(db: Path, match_id: str) -> MatchLog:
     """A match of the store as a log (its records as stored), or exit: 2 if the store cannot be
     used, 1 if it holds no such match (naming the closest ids)."""
+    from dominolog.log.reader import MatchLog
+
     with store_or_fail(db, create=False) as store:
         match_id_or_fail(store, db, match_id)
         records = [rec for rec, _ in store.records(match_id)]

@@ -10,7 +10,7 @@ import shlex
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from urllib.parse import quote
 
 import typer
@@ -24,15 +24,12 @@ from dominolog.cli.common import (
     read_matches,
     store_or_fail,
 )
-from dominolog.export import CSV_HEADER, LONG_HEADER, csv_long_rows, csv_rows, csv_text, scored_lines
-from dominolog.layouts.grid import GridLayout
-from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
-from dominolog.log.reader import MatchLog, Record
-from dominolog.recording.notation import NotationWriteError, write_dn
-from dominolog.reducer import MatchReducer, MatchReport
-from dominolog.store import Store
 from dominolog.textsafe import shown
-from dominolog.verify import verify_document
+
+if TYPE_CHECKING:  # imported when the command runs
+    from dominolog.log.reader import MatchLog, Record
+    from dominolog.reducer import MatchReport
+    from dominolog.store import Store
 
 
 class Format(StrEnum):
@@ -115,6 +112,8 @@ def _report(name: str, records: list[Record]) -> MatchReport:
 
 def _fold(name: str, records: list[Record]) -> tuple[MatchReport, dict[str, str], str | None]:
     """The match's report, its ``meta`` and the time of its first event that has one."""
+    from dominolog.reducer import MatchReducer
+
     reducer = MatchReducer(name, 1)
     for rec in records:
         reducer.feed(rec)
@@ -183,6 +182,10 @@ def export(
     ] = None,
 ) -> None:
     """Export matches from the store (ids, or --all) or from log files."""
+    from dominolog.export import CSV_HEADER, LONG_HEADER, csv_long_rows, csv_rows, csv_text, scored_lines
+    from dominolog.recording.notation import NotationWriteError, write_dn
+    from dominolog.verify import verify_document
+
     targets = targets or []
     if fmt is None:
         by_suffix = SUFFIXES.get(out.suffix.lower()) if out is not None else None
@@ -270,6 +273,10 @@ def _file_name(name: str) -> str:
 
 
 def _picture(name: str, records: list[Record], at: int | None, fmt: Format) -> bytes:
+    from dominolog.layouts.grid import GridLayout
+    from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
+    from dominolog.reducer import MatchReducer
+
     last = records[-1].seq if records else 0
     if at is not None and at > last:
         fail(f"{shown(name)}: the match has {last} events; there is no seq {at}")
@@ -331,6 +338,7 @@ def _sheet(m: _Match, audit: Path | None, hint: str | None) -> tuple[bytes, bool
     (then linked from the sheet by its file name), else the command that makes it (``hint``); and whether
     the audit report was written."""
     from dominolog.club.sheet import render_sheet, sheet_summary
+    from dominolog.log.reader import MatchLog
 
     records = m.records
     log = m.log or MatchLog(f"{m.store.path}#{m.name}" if m.store is not None else m.name, 1, records)

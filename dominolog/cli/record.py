@@ -12,18 +12,16 @@ import json
 import secrets
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
-from dominolog.log.reader import PathError, decode_line, iter_matches
-from dominolog.recording.journal import FileJournal, Journal, StoreJournal
-from dominolog.recording.notation import is_dn, line_bytes
-from dominolog.recording.session import Session, utc_now
-from dominolog.reducer import MatchReducer, refusal_message, refusals
-from dominolog.store import Store
 from dominolog.textsafe import shown
+
+if TYPE_CHECKING:  # imported when the command runs
+    from dominolog.recording.journal import Journal, StoreJournal
+    from dominolog.store import Store
 
 
 def new_id(now: datetime | None = None) -> str:
@@ -50,6 +48,8 @@ def _pairs(values: list[str] | None, what: str, as_json: bool) -> dict[str, Any]
 
 
 def _start_event(variant: str, players: str, options: dict[str, Any], match_id: str, meta: dict[str, Any]) -> dict:
+    from dominolog.recording.session import Session, utc_now
+
     event: dict[str, Any] = {
         "type": "match_start",
         "variant": variant,
@@ -66,6 +66,10 @@ def _start_event(variant: str, players: str, options: dict[str, Any], match_id: 
 
 def _refused(start: dict[str, Any]) -> str | None:
     """Why a journal would refuse this match_start (checked before a store is created), or None."""
+    from dominolog.log.reader import decode_line
+    from dominolog.recording.notation import line_bytes
+    from dominolog.reducer import MatchReducer, refusal_message, refusals
+
     rec = decode_line(line_bytes(start), 1, 1)
     if rec.error is not None or rec.event is None:
         return f"not an event of the format: {rec.error or 'not an event'}"
@@ -75,6 +79,8 @@ def _refused(start: dict[str, Any]) -> str | None:
 
 
 def _file_ids(path: Path) -> set[str]:
+    from dominolog.log.reader import PathError, iter_matches
+
     try:
         logs = list(iter_matches(path))
     except PathError as exc:
@@ -88,6 +94,8 @@ def _file_ids(path: Path) -> set[str]:
 
 
 def _check_file(path: Path) -> None:
+    from dominolog.recording.notation import is_dn
+
     if is_dn(path):
         fail(f"{shown(path)}: the recorder writes JSON Lines (a .jsonl file), not the .dn notation")
     if path.exists() and not path.is_file():
@@ -95,6 +103,8 @@ def _check_file(path: Path) -> None:
 
 
 def _resume_store(store: Store, db: Path, match_id: str) -> StoreJournal:
+    from dominolog.recording.journal import StoreJournal
+
     if not store.has_match(match_id):
         close = store.close_ids(match_id)
         hint = f"; did you mean {', '.join(shown(c, 100) for c in close)}?" if close else ""
@@ -141,6 +151,8 @@ def record(
     """Record a match at the table: the recorder screen. Type what the table does in the notation
     (docs/notation.md: 65R, -, +?, Ana=[21 10], * ...); each entry is written durably before it is
     shown. Start a match with --variant and --players; resume one with its id (or --file). Ctrl+Q quits."""
+    from dominolog.recording.journal import FileJournal, StoreJournal
+
     starting = variant is not None or players is not None
     start: dict[str, Any] | None = None
     # (Typer vendors click: the source is compared by name)
@@ -198,6 +210,8 @@ def record(
 
 def _run(journal: Journal, start: dict[str, Any] | None, title: str) -> None:
     """Write the match_start of a new match (``start``), then open the recorder screen."""
+    from dominolog.recording.session import Session
+
     session = Session(journal)
     if start is not None:
         done = session.enter_event(start)

@@ -19,11 +19,11 @@ from dominolog.cli.common import (
     read_matches,
     store_or_fail,
 )
-from dominolog.log.reader import MatchLog
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:
     from dominolog.analysis.shown import ShownReview
+    from dominolog.log.reader import MatchLog
     from dominolog.tui.follow import Follower
     from dominolog.tui.matches import MatchSource
 
@@ -80,6 +80,7 @@ def _file_analyses(review: ShownReview | None) -> Callable[[str, MatchLog], Show
 def _followed(target: str, db: Path | None) -> tuple[MatchLog, Follower, str]:
     """The match to follow and who asks for its new events: a match of the store, or the last match
     of a file."""
+    from dominolog.log.reader import MatchLog
     from dominolog.tui.follow import FileFollower, StoreFollower
 
     if db is not None:

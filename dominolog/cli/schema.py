@@ -8,13 +8,14 @@ from typing import Annotated
 import typer
 
 from dominolog.cli.common import fail
-from dominolog.schema import write_schemas
 
 
 def schema(
     out: Annotated[Path, typer.Option(help="Folder to write the schema files into.")] = Path("schemas"),
 ) -> None:
     """Write one JSON Schema per event type, and one for a whole log line."""
+    from dominolog.schema import write_schemas
+
     try:
         written = write_schemas(out)
     except OSError as exc:

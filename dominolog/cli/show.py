@@ -8,8 +8,6 @@ from typing import Annotated
 import typer
 
 from dominolog.cli.common import MatchNumber, MatchStore, MatchTarget, fail, match_of
-from dominolog.reducer import reduce_match
-from dominolog.render import render_state
 from dominolog.textsafe import shown
 
 
@@ -23,6 +21,9 @@ def show(
 ) -> None:
     """Print the table, each hand, whose turn, the scores and the violations so far.
     Exit 1 when the file holds no match (only lines that are not events)."""
+    from dominolog.reducer import reduce_match
+    from dominolog.render import render_state
+
     log, count, where = match_of(target, match, db)
     if log.orphan:  # no match_start: nothing to show but what is wrong
         for rec in log.records:

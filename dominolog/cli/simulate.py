@@ -12,9 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from dominolog.cli.common import fail
-from dominolog.simulate import DEFAULT_NAMES, simulate_lines
-from dominolog.variants import VARIANTS, VariantError
+from dominolog.cli.common import VARIANT_NAMES, fail
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -31,7 +29,7 @@ def _options(pairs: list[str]) -> dict[str, Any]:
 
 
 def simulate(
-    variant: Annotated[str, typer.Option(help=f"Rule variant: {', '.join(VARIANTS)}.")] = "ghost13",
+    variant: Annotated[str, typer.Option(help=f"Rule variant: {', '.join(VARIANT_NAMES)}.")] = "ghost13",
     matches: Annotated[int, typer.Option(min=1, help="How many matches.")] = 1,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same bytes.")] = 0,
     players: Annotated[
@@ -60,6 +58,9 @@ def simulate(
     out: Annotated[Path | None, typer.Option(help="Write to this file instead of standard output.")] = None,
 ) -> None:
     """Write random legal full-information matches (or, with --hide, as seen at the table) as a log."""
+    from dominolog.simulate import DEFAULT_NAMES, simulate_lines
+    from dominolog.variants import VARIANTS, VariantError
+
     if variant not in VARIANTS:
         fail(f"unknown or not yet supported variant {variant!r} (supported: {', '.join(VARIANTS)})")
     cls = VARIANTS[variant]

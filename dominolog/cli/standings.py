@@ -7,17 +7,16 @@ import shutil
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dominolog.cli.common import DEFAULT_DB, fail, read_matches, store_or_fail
-from dominolog.club.standings import Analysed, Filters, match_summary, parse_day, parse_meta, standings
-from dominolog.club.summary import MatchSummary
-from dominolog.log.reader import PathError, expand_paths
-from dominolog.store import match_id_of
+from dominolog.cli.common import DEFAULT_DB, VARIANT_NAMES, fail, read_matches, store_or_fail
 from dominolog.textsafe import shown
-from dominolog.variants import VARIANTS
+
+if TYPE_CHECKING:  # imported when the command runs
+    from dominolog.club.standings import Analysed
+    from dominolog.club.summary import MatchSummary
 
 
 class Format(StrEnum):
@@ -31,6 +30,10 @@ SUFFIXES = {".txt": "text", ".csv": "csv", ".json": "json", ".html": "html", ".h
 
 
 def _from_files(paths: list[Path]) -> list[MatchSummary]:
+    from dominolog.club.standings import match_summary
+    from dominolog.log.reader import PathError, expand_paths
+    from dominolog.store import match_id_of
+
     try:
         files = expand_paths(paths)
     except PathError as exc:
@@ -60,6 +63,8 @@ NEEDS_A_STORE = "--loss: analyses are kept in a store: dominolog analyze ID --db
 
 def _from_store(db: Path, loss: bool = False) -> tuple[list[MatchSummary], dict[str, Analysed]]:
     """Every match of the store, and with ``loss`` the analysis it keeps of each (at the match's head)."""
+    from dominolog.club.standings import Analysed, match_summary
+
     analyses: dict[str, Analysed] = {}
     with store_or_fail(db, create=False, write=False) as store:
         out = [match_summary(mid, [rec for rec, _ in store.records(mid)], mid) for mid in store.match_ids()]
@@ -149,8 +154,10 @@ def standings_cmd(
         fail("give log files or --db, not both")
     if files and loss:
         fail(NEEDS_A_STORE)
-    if variant is not None and variant not in VARIANTS:
-        fail(f"unknown variant {shown(variant, 100)!r} (known: {', '.join(sorted(VARIANTS))})")
+    from dominolog.club.standings import Filters, parse_day, parse_meta, standings
+
+    if variant is not None and variant not in VARIANT_NAMES:
+        fail(f"unknown variant {shown(variant, 100)!r} (known: {', '.join(sorted(VARIANT_NAMES))})")
     try:
         filters = Filters(
             variant,

@@ -8,18 +8,17 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
 from dominolog.cli.progress import LateProgress
-from dominolog.club.summary import match_date
-from dominolog.log.reader import MatchLog, PathError, expand_paths, iter_matches
-from dominolog.recording.session import FINGERPRINT
-from dominolog.store import DamagedStoreError, ImportResult, StoreError
 from dominolog.textsafe import shown
-from dominolog.verify import batch_gc
+
+if TYPE_CHECKING:  # imported when the command runs
+    from dominolog.log.reader import MatchLog
+    from dominolog.store import ImportResult
 
 
 def import_(
@@ -37,7 +36,10 @@ def import_(
     the same lines) are skipped; the same id with other lines is a conflict (exit 1). Matches with
     violations are stored too (the log is what happened at the table) and marked invalid. A match of a
     .dn file that the notation cannot read (a notation error) is not stored."""
+    from dominolog.log.reader import PathError, expand_paths, iter_matches
     from dominolog.recording.notation import is_dn, iter_matches_dn, notation_errors
+    from dominolog.store import DamagedStoreError, ImportResult, StoreError
+    from dominolog.verify import batch_gc
 
     def storable(logs: Iterator[MatchLog], failed: list[ImportResult]) -> Iterator[MatchLog]:
         """The matches that can be stored; one failed result for each with a notation error."""
@@ -121,6 +123,9 @@ def list_(
 ) -> None:
     """The stored matches: id, variant, players, status, hands, totals, winner, and the head
     fingerprint (the first 10 characters of the head hash, as the recorder shows it for the paper sheet)."""
+    from dominolog.club.summary import match_date
+    from dominolog.recording.session import FINGERPRINT
+
     with store_or_fail(db, create=False) as store:
         rows = store.list_matches(variant, player, status.value if status else None)
         if as_json:
@@ -159,6 +164,8 @@ def list_(
 
 def reindex(db: DbOption = DEFAULT_DB) -> None:
     """Rebuild the projections (matches, hands) from the events alone."""
+    from dominolog.store import StoreError
+
     with store_or_fail(db, create=False, write=True) as store:
         try:
             n = store.reindex()

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from dominolog.cli.common import fail, match_id_or_fail, store_or_fail
 from dominolog.cli.progress import LateProgress
-from dominolog.log.reader import PathError, Record, expand_paths
-from dominolog.recording.notation import iter_matches_any
-from dominolog.reducer import MatchReport, verify_match
-from dominolog.store import verify_stored
 from dominolog.textsafe import shown
-from dominolog.verify import batch_gc, document_chunks, report_lines
+
+if TYPE_CHECKING:  # imported when the command runs
+    from dominolog.log.reader import Record
+    from dominolog.reducer import MatchReport
 
 
 def verify(
@@ -70,6 +69,8 @@ def verify(
             parse_expect(expect_head)
         except ExpectError as exc:
             fail(shown(str(exc), 300))
+    from dominolog.verify import batch_gc, document_chunks, report_lines
+
     tally = _Tally()
     with batch_gc():
         checked = tally.count(_reports(paths or [], db, expect_head, bar=not quiet, jobs=jobs))
@@ -134,6 +135,9 @@ def _expect(records: list[Record], head: str, expect: str) -> dict[str, Any]:
 
 def _file_reports(path: Path, expect: str | None) -> list[tuple[MatchReport, dict[str, Any] | None]]:
     """Every match of one file checked (what a worker process of ``--jobs`` runs)."""
+    from dominolog.recording.notation import iter_matches_any
+    from dominolog.reducer import verify_match
+
     out = []
     for log in iter_matches_any(path):
         r = verify_match(log)
@@ -147,7 +151,13 @@ def _reports(
     """The report of every match asked for, as each is checked (a progress bar on a terminal), with the
     fingerprint check of ``--expect-head``; no bar with ``bar`` False (``--quiet``). ``jobs`` > 1: the
     files are checked in that many processes, and the reports come in the files' order all the same."""
+    from dominolog.log.reader import PathError, expand_paths
+    from dominolog.recording.notation import iter_matches_any
+    from dominolog.reducer import verify_match
+
     if db is not None:
+        from dominolog.store import verify_stored
+
         with store_or_fail(db, create=False) as store:
             wanted = [match_id_or_fail(store, db, m) for m in paths] if paths else store.match_ids()
             for m in wanted:
