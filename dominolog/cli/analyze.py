@@ -17,7 +17,10 @@ from dominolog.cli.common import (
     ReportFormat,
     ReportHand,
     fail,
+    file_name_of,
+    output_folder,
     read_matches,
+    to_one_place,
     write_report,
 )
 from dominolog.textsafe import shown
@@ -330,14 +333,10 @@ def _report(reviews: list[MatchReview], format: str, out: Path | None) -> None:
     elif format == "html":
         from dominolog.analysis.review_html import render_html
 
-        if len(reviews) == 1 and not (out is not None and out.is_dir()):
+        if to_one_place(len(reviews), out):
             write_report(render_html(reviews[0]), out, said)
             return
-        if out is None:
-            fail(f"{len(reviews)} matches analysed: give --out FOLDER to write one page per match")
-        if out.exists() and not out.is_dir():
-            fail(f"{shown(out)}: {len(reviews)} pages need a folder, and this is a file")
-        out.mkdir(parents=True, exist_ok=True)
+        out = output_folder(out, f"{len(reviews)} matches analysed", "page", f"{len(reviews)} pages")
         names: set[str] = set()
         for r in reviews:
             name = page_name(r.match_id or Path(r.source).stem, names)
@@ -348,7 +347,7 @@ def _report(reviews: list[MatchReview], format: str, out: Path | None) -> None:
 
 def page_name(match_id: str, taken: set[str]) -> str:
     """A file name for a match's page: its id with only safe characters, made unique."""
-    base = "".join(c if c.isalnum() or c in "-_." else "_" for c in match_id).strip(".")[:100] or "match"
+    base = file_name_of(match_id)
     name, n = f"{base}.analysis.html", 1
     while name in taken:
         n += 1

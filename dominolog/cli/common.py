@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
@@ -133,6 +134,29 @@ def match_of(target: str, match: int, db: Path | None) -> tuple[MatchLog, int, s
         return stored_match(db, target), 1, f"{shown(db)}: match {shown(target, 100)}"
     log, count = match_of_file(Path(target), match)
     return log, count, f"{shown(target)}: match {match}"
+
+
+def to_one_place(count: int, out: Path | None) -> bool:
+    """Whether ``count`` reports go to one place, standard output or the file ``out``, rather than one
+    file each into the folder ``out``."""
+    return count == 1 and not (out is not None and out.is_dir())
+
+
+def output_folder(out: Path | None, many: str, each: str, need: str) -> Path:
+    """The folder ``out`` for one file per match (made if missing), or exit 2: ``many`` says what there
+    is (``6 matches``), ``each`` what one file holds (``score sheet``), ``need`` what needs the folder."""
+    if out is None:
+        fail(f"{many}: give --out FOLDER to write one {each} per match")
+    if out.exists() and not out.is_dir():
+        fail(f"{shown(out)}: {need} need a folder, and this is a file")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def file_name_of(name: str) -> str:
+    """A match id made safe as a file name: letters, digits, ``.``, ``-`` and ``_`` only."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:100].lstrip(".")
+    return safe or "match"
 
 
 def write_report(text: str, out: Path | None, said: str) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import sys
 from enum import StrEnum
@@ -20,9 +19,12 @@ from dominolog.cli.common import (
     EveryMatch,
     MatchTargets,
     fail,
+    file_name_of,
     match_id_or_fail,
+    output_folder,
     read_matches,
     store_or_fail,
+    to_one_place,
 )
 from dominolog.textsafe import shown
 
@@ -252,24 +254,15 @@ def _pictures(matches: list[_Match], at: int | None, fmt: Format, out: Path | No
     """One picture, to ``out`` or standard output; several, one file each into the folder ``out``."""
     if not matches:
         fail("no match to draw")
-    if len(matches) == 1 and not (out is not None and out.is_dir()):
+    if to_one_place(len(matches), out):
         _write(_picture(matches[0].name, matches[0].records, at, fmt), out)
         return
-    if out is None:
-        fail(f"{len(matches)} matches to draw: give --out FOLDER to write one picture per match")
-    if out.exists() and not out.is_dir():
-        fail(f"{shown(out)}: {len(matches)} matches to draw need a folder, and this is a file")
-    out.mkdir(parents=True, exist_ok=True)
+    many = f"{len(matches)} matches to draw"
+    out = output_folder(out, many, "picture", many)
     suffix = ".svg" if fmt is Format.svg else ".txt"
     for m in matches:
-        _write(_picture(m.name, m.records, at, fmt), out / (_file_name(m.slug) + suffix))
+        _write(_picture(m.name, m.records, at, fmt), out / (file_name_of(m.slug) + suffix))
     typer.echo(f"{len(matches)} pictures -> {shown(out)}", err=True)
-
-
-def _file_name(name: str) -> str:
-    """A match id made safe as a file name: letters, digits, ``.``, ``-`` and ``_`` only."""
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:100].lstrip(".")
-    return safe or "match"
 
 
 def _picture(name: str, records: list[Record], at: int | None, fmt: Format) -> bytes:
@@ -311,22 +304,18 @@ def _sheets(matches: list[_Match], out: Path | None) -> None:
     Beside a sheet written to a file, the audit report of a match with violations (``NAME.audit.html``)."""
     if not matches:
         fail("no match for a score sheet")
-    if len(matches) == 1 and not (out is not None and out.is_dir()):
+    if to_one_place(len(matches), out):
         m = matches[0]
         if out is None:
             hint = shlex.join(["dominolog", "audit", *m.audit_args, "--format", "html", "--out"])
-            _write(_sheet(m, None, f"{hint} {shlex.quote(_file_name(m.slug) + '.audit.html')}")[0], None)
+            _write(_sheet(m, None, f"{hint} {shlex.quote(file_name_of(m.slug) + '.audit.html')}")[0], None)
         else:
             _write(_sheet(m, out.with_name(out.stem + ".audit.html"), None)[0], out)
         return
-    if out is None:
-        fail(f"{len(matches)} matches: give --out FOLDER to write one score sheet per match")
-    if out.exists() and not out.is_dir():
-        fail(f"{shown(out)}: {len(matches)} score sheets need a folder, and this is a file")
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(out, f"{len(matches)} matches", "score sheet", f"{len(matches)} score sheets")
     audits = 0
     for m in matches:
-        name = _file_name(m.slug)
+        name = file_name_of(m.slug)
         page, audited = _sheet(m, out / (name + ".audit.html"), None)
         _write(page, out / (name + ".html"))
         audits += audited
