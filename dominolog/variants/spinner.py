@@ -18,6 +18,9 @@ from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants.base import Ctx, Variant
 from dominolog.variants.judges import judge_holds
 
+#: the tiles that show each number
+SHOWING = tuple(tuple(t for t in DOUBLE_SIX if t.has(v)) for v in range(7))
+
 
 class GridVariant(Variant):
     """A variant played on a :class:`GridLayout`."""
@@ -44,11 +47,22 @@ class GridVariant(Variant):
         return layout.placements(tile, self.allowed_sides(hand))
 
     def playable(self, hand: HandState) -> frozenset[Tile]:
-        """Every tile not on the table that could be played somewhere now (cached until the table changes)."""
+        """Every tile not on the table that could be played somewhere now (cached until the table changes):
+        :meth:`places` for each tile, asked only of the tiles that show an open end's number, side by side
+        (the room is searched for those alone, not for all 28 tiles)."""
         layout: GridLayout = hand.layout
         found = layout.cache.get("playable")
         if found is None:
-            found = frozenset(t for t in DOUBLE_SIX if t not in layout.on_board and self.places(hand, t))
+            if layout.empty:
+                found = frozenset(t for t in DOUBLE_SIX if t not in layout.on_board and self.places(hand, t))
+            else:
+                allowed = self.allowed_sides(hand)
+                fits: set[Tile] = set()
+                for side in layout.open_sides() if allowed is None else allowed:
+                    for t in SHOWING[side.value]:
+                        if t not in fits and t not in layout.on_board and layout.fits_side(t, side):
+                            fits.add(t)
+                found = frozenset(fits)
             layout.cache["playable"] = found
         return found  # type: ignore[return-value]
 
