@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dominolog.events import EVENT_ADAPTER, EVENT_MODELS
+from dominolog.events.models import EVENT_ADAPTER, EVENT_MODELS
 
 BASE_URI = "https://dominolog.invalid/schemas/"
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dominolog.events import EVENT_ADAPTER, EVENT_MODELS, EVENT_TYPES
+from dominolog.events import EVENT_TYPES
+from dominolog.events.models import EVENT_ADAPTER, EVENT_MODELS
 from dominolog.log.hashchain import canonical
 from dominolog.log.writer import dump_line
 from dominolog.schema import BASE_URI, render, schema_documents

@@ -38,6 +38,7 @@ double because the drawer did not set it).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from random import Random
 
 from dominolog.analysis.moves import Move, SampledHand
@@ -61,9 +62,9 @@ def _viewed(rec: Record, player: str) -> Record:
     if ev.type == "deal":
         assert isinstance(ev, Deal)
         own = (ev.hands or {}).get(player)
-        ev = ev.model_copy(update={"hands": {player: own} if own is not None else None})
+        ev = replace(ev, hands={player: own} if own is not None else None)
     elif ev.type == "draw" and getattr(ev, "player", None) != player and getattr(ev, "tile", None) is not None:
-        ev = ev.model_copy(update={"tile": None})
+        ev = replace(ev, tile=None)
     else:
         return rec
     return Record(rec.line, rec.seq, b"", event=ev)

@@ -67,7 +67,7 @@ class ScoringReducer(MatchReducer):
 def claim_of(ev: HandEnd) -> dict[str, Any]:
     """What a ``hand_end`` claims: ``{"points": {...} | None}``, and ``"winner"`` when it names one (or null)."""
     claim: dict[str, Any] = {"points": dict(ev.points) if ev.points is not None else None}
-    if "winner" in ev.model_fields_set:
+    if "winner" in ev.given:
         claim["winner"] = ev.winner
     return claim
 

@@ -17,14 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import ValidationError
 
-from dominolog.events import EVENT_ADAPTER, Event, describe_validation_error
+from dominolog.events import Event, check_event
+from dominolog.events.checks import fast_event
 from dominolog.textsafe import shown
 
 _NO_VALUE = object()
 _BOM = b"\xef\xbb\xbf"
-_validate = EVENT_ADAPTER.validate_python
 
 #: FORMAT.md, Limits: a longer line is malformed, and is never decoded
 MAX_LINE_BYTES = 1 << 20
@@ -187,10 +186,11 @@ def decode_line(data: bytes, lineno: int, seq: int) -> Record:
     if twice is not None:
         error = f"the key {shown(twice, 60)!r} is written twice in one object"
         return Record(lineno, seq, data, value, error=error, raw_only=True)
-    try:
-        return Record(lineno, seq, data, value, _validate(value))
-    except ValidationError as exc:
-        return Record(lineno, seq, data, value, None, describe_validation_error(value, exc))
+    event = fast_event(value)
+    if event is not None:
+        return Record(lineno, seq, data, value, event)
+    event, error = check_event(value)  # the models decide what the hand-written checks are not sure of
+    return Record(lineno, seq, data, value, event, error)
 
 
 def long_line(head: bytes, length: int, digest: bytes, lineno: int, seq: int) -> Record:

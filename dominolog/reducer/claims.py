@@ -43,7 +43,7 @@ def check_claim(
         full = {p: claimed.get(p, 0) for p in players}
         if full != points:
             ctx.violation("score-mismatch", f"{what}: claimed {fmt_points(full)}; the rules give {fmt_points(points)}")
-    if "winner" in ev.model_fields_set and not same_winner(ev.winner, winner):
+    if "winner" in ev.given and not same_winner(ev.winner, winner):
         ctx.violation(
             "score-mismatch", f"{what}: claimed winner {fmt_winner(ev.winner)}; the rules give {fmt_winner(winner)}"
         )

@@ -215,10 +215,9 @@ class MatchReducer(HandLifecycle):
         """The fields of ``ev`` naming someone who is not a player (``["player 'Zed'"]``)."""
         assert self.state is not None
         players = self.state.players
-        fields = ev.__dict__  # pydantic's getattr on a field a model lacks is slow
         names = []
         for attr in _NAME_FIELDS.get(ev.type, ()):
-            value = fields.get(attr)
+            value = getattr(ev, attr)
             if value is not None and value not in players:
                 names.append(f"{attr} {value!r}")
         return names

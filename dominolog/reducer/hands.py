@@ -301,7 +301,7 @@ class HandLifecycle:
             self._judge_claim_on_hidden(ev, hand)
             if ev.points is not None:
                 result.points = {p: ev.points.get(p, 0) for p in state.players}
-            if "winner" in ev.model_fields_set:
+            if "winner" in ev.given:
                 result.winner = ev.winner
         else:
             check_claim(

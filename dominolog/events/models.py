@@ -1,10 +1,12 @@
-"""The events of the dominolog log format (``FORMAT.md``) as pydantic v2 models.
+"""The events of the dominolog log format (``FORMAT.md``) as pydantic v2 models: the reference.
 
-Every event type of every variant is here, as one discriminated union on
-``type`` (:data:`Event`). The models validate the *shape* of an event; whether
-it is allowed by the rules at that point of the match is the reducer's job.
-Tiles stay strings here (``"3-5"``), so that a parsed event dumps back to what
-was written; :mod:`dominolog.tiles` turns them into :class:`~dominolog.tiles.Tile`.
+Every event type of every variant is here, as one discriminated union on ``type``
+(:data:`ModelEvent`). The models validate the *shape* of an event; whether it is allowed by the
+rules at that point of the match is the reducer's job. They are the format's JSON Schema
+(``dominolog schema``) and the judge of every object the hand-written checks of
+:mod:`dominolog.events.checks` are not sure of: :func:`validate` accepts it (as the plain event of
+:mod:`dominolog.events.kinds`) or says what is wrong with it, for a person. Importing this module
+builds the validators (about 150 ms with pydantic itself), so nothing imports it until it is needed.
 """
 
 from __future__ import annotations
@@ -22,9 +24,8 @@ from pydantic import (
     model_validator,
 )
 
+from dominolog.events.kinds import EVENT_CLASSES, EVENT_TYPES, Event
 from dominolog.textsafe import cut
-
-VARIANT_NAMES: Final = ("ghost13", "brettspielnetz", "39", "double-bergen", "double-draw")
 
 TileStr = Annotated[
     str,
@@ -215,27 +216,28 @@ EVENT_MODELS: Final[tuple[type[_Event], ...]] = (
     Undo,
 )
 
-Event = Annotated[
+ModelEvent = Annotated[
     MatchStart | Deal | Play | Draw | Pass | Declare | BlockCall | Reveal | HandEnd | MatchEnd | Note | Undo,
     Field(discriminator="type"),
 ]
-EVENT_ADAPTER: Final[TypeAdapter[Event]] = TypeAdapter(Event)
-EVENT_TYPES: Final[frozenset[str]] = frozenset(m.model_fields["type"].annotation.__args__[0] for m in EVENT_MODELS)  # type: ignore[union-attr]
-
-#: Event types that ``undo`` can retract.
-UNDOABLE: Final[frozenset[str]] = frozenset({"play", "draw", "pass", "declare", "block_call", "reveal"})
+EVENT_ADAPTER: Final[TypeAdapter[ModelEvent]] = TypeAdapter(ModelEvent)
+_validate = EVENT_ADAPTER.validate_python
 
 
-def parse_event(obj: Any) -> Event:
-    """Validate one decoded JSON object as an event (raises :class:`EventError`)."""
+def validate(obj: Any) -> tuple[Event, None] | tuple[None, str]:
+    """``(event, None)`` if the models accept ``obj``, else ``(None, why not)``."""
     try:
-        return EVENT_ADAPTER.validate_python(obj)
+        model = _validate(obj)
     except ValidationError as exc:
-        raise EventError(describe_validation_error(obj, exc)) from None
+        return None, describe_validation_error(obj, exc)
+    return to_event(model), None
 
 
-class EventError(ValueError):
-    """An object that is not an event of the format; the message says why, for a person."""
+def to_event(model: _Event) -> Event:
+    """The plain event (:mod:`dominolog.events.kinds`) of a validated model."""
+    kind = model.type  # type: ignore[attr-defined]
+    values = {name: getattr(model, name) for name in type(model).model_fields if name != "type"}
+    return EVENT_CLASSES[kind](**values, given=frozenset(model.model_fields_set))  # type: ignore[return-value]
 
 
 def describe_validation_error(obj: Any, exc: ValidationError) -> str:
