@@ -92,19 +92,7 @@ def _winner(value: Any) -> bool:
     return value is None or _name(value) or (type(value) is list and all(_name(p) for p in value))
 
 
-def _common(obj: dict[str, Any]) -> bool:
-    """``seq`` (a whole number from 1), ``at`` (RFC 3339), ``hash`` (64 lowercase hex digits)."""
-    seq = obj.get("seq")
-    if seq is not None and not (type(seq) is int and 1 <= seq < _INT64):
-        return False
-    at = obj.get("at")
-    if at is not None and not (type(at) is str and _TIME.fullmatch(at)):
-        return False
-    h = obj.get("hash")
-    return h is None or (type(h) is str and _HEX.fullmatch(h) is not None)
-
-
-def _play(o: dict[str, Any]) -> Play | None:
+def _play(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> Play | None:
     tile, end, tiles = o.get("tile"), o.get("end"), o.get("tiles")
     if not _name(o.get("player")):
         return None
@@ -115,41 +103,41 @@ def _play(o: dict[str, Any]) -> Play | None:
         return None
     else:
         tiles = list(tiles)
-    return Play(o["player"], tile, end, tiles, o.get("seq"), o.get("at"), o.get("hash"), o)
+    return Play(o["player"], tile, end, tiles, s, at, h, o)
 
 
-def _draw(o: dict[str, Any]) -> Draw | None:
+def _draw(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> Draw | None:
     if not (_name(o.get("player")) and _opt_tile(o.get("tile"))):
         return None
-    return Draw(o["player"], o.get("tile"), o.get("seq"), o.get("at"), o.get("hash"), o)
+    return Draw(o["player"], o.get("tile"), s, at, h, o)
 
 
-def _pass(o: dict[str, Any]) -> Pass | None:
+def _pass(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> Pass | None:
     if not _name(o.get("player")):
         return None
-    return Pass(o["player"], o.get("seq"), o.get("at"), o.get("hash"), o)
+    return Pass(o["player"], s, at, h, o)
 
 
-def _block_call(o: dict[str, Any]) -> BlockCall | None:
+def _block_call(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> BlockCall | None:
     if not _name(o.get("player")):
         return None
-    return BlockCall(o["player"], o.get("seq"), o.get("at"), o.get("hash"), o)
+    return BlockCall(o["player"], s, at, h, o)
 
 
-def _declare(o: dict[str, Any]) -> Declare | None:
+def _declare(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> Declare | None:
     suit = o.get("suit")
     if not (_name(o.get("player")) and type(suit) is str and suit in ("even", "odd")):
         return None
-    return Declare(o["player"], suit, o.get("seq"), o.get("at"), o.get("hash"), o)
+    return Declare(o["player"], suit, s, at, h, o)
 
 
-def _reveal(o: dict[str, Any]) -> Reveal | None:
+def _reveal(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> Reveal | None:
     if not (_name(o.get("player")) and _tiles(o.get("tiles"))):
         return None
-    return Reveal(o["player"], list(o["tiles"]), o.get("seq"), o.get("at"), o.get("hash"), o)
+    return Reveal(o["player"], list(o["tiles"]), s, at, h, o)
 
 
-def _deal(o: dict[str, Any]) -> Deal | None:
+def _deal(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> Deal | None:
     hands = o.get("hands")
     if not (
         _name(o.get("leader"))
@@ -168,45 +156,45 @@ def _deal(o: dict[str, Any]) -> Deal | None:
         hands = {p: None if h is None else list(h) for p, h in hands.items()}
     return Deal(
         o["leader"], o.get("dealer"), hands, o.get("start_tile"), o.get("chooser"),
-        o.get("seq"), o.get("at"), o.get("hash"), o,
+        s, at, h, o,
     )  # fmt: skip
 
 
-def _hand_end(o: dict[str, Any]) -> HandEnd | None:
+def _hand_end(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> HandEnd | None:
     points, winner = o.get("points"), o.get("winner")
     if not (_scores(points) and _winner(winner)):
         return None
     return HandEnd(
         None if points is None else dict(points), list(winner) if type(winner) is list else winner,
-        o.get("seq"), o.get("at"), o.get("hash"), o,
+        s, at, h, o,
     )  # fmt: skip
 
 
-def _match_end(o: dict[str, Any]) -> MatchEnd | None:
+def _match_end(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> MatchEnd | None:
     totals, winner, reason = o.get("totals"), o.get("winner"), o.get("reason")
     abandoned = reason is None or (type(reason) is str and reason == "abandoned")
     if not (abandoned and _scores(totals) and _winner(winner)):
         return None
     return MatchEnd(
         None if totals is None else dict(totals), list(winner) if type(winner) is list else winner, reason,
-        o.get("seq"), o.get("at"), o.get("hash"), o,
+        s, at, h, o,
     )  # fmt: skip
 
 
-def _note(o: dict[str, Any]) -> Note | None:
+def _note(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> Note | None:
     if not (_text(o.get("text"), 2000) and _opt_name(o.get("player"))):
         return None
-    return Note(o["text"], o.get("player"), o.get("seq"), o.get("at"), o.get("hash"), o)
+    return Note(o["text"], o.get("player"), s, at, h, o)
 
 
-def _undo(o: dict[str, Any]) -> Undo | None:
+def _undo(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> Undo | None:
     reason = o.get("reason")
     if not (reason is None or _text(reason, 2000)):
         return None
-    return Undo(reason, o.get("seq"), o.get("at"), o.get("hash"), o)
+    return Undo(reason, s, at, h, o)
 
 
-def _match_start(o: dict[str, Any]) -> MatchStart | None:
+def _match_start(o: dict[str, Any], s: int | None, at: str | None, h: str | None) -> MatchStart | None:
     variant, players, options, mid, meta = (o.get(k) for k in ("variant", "players", "options", "id", "meta"))
     if not (
         type(variant) is str
@@ -227,11 +215,11 @@ def _match_start(o: dict[str, Any]) -> MatchStart | None:
         return None
     return MatchStart(
         variant, list(players), None if options is None else dict(options), mid,
-        None if meta is None else dict(meta), o.get("seq"), o.get("at"), o.get("hash"), o,
+        None if meta is None else dict(meta), s, at, h, o,
     )  # fmt: skip
 
 
-_Check = Callable[[dict[str, Any]], Event | None]
+_Check = Callable[[dict[str, Any], Any, Any, Any], Event | None]
 #: each event type: its check, and the keys its object may hold
 _CHECKS: Final[dict[str, tuple[_Check, frozenset[str]]]] = {
     kind: (check, frozenset(("type", "seq", "at", "hash", *fields)))
@@ -258,6 +246,14 @@ def fast_event(obj: Any) -> Event | None:
         return None
     kind = obj.get("type")
     found = _CHECKS.get(kind) if type(kind) is str else None
-    if found is None or not (obj.keys() <= found[1]) or not _common(obj):
+    if found is None or not (obj.keys() <= found[1]):
         return None
-    return found[0](obj)
+    # what every event may have: seq (a whole number from 1), at (RFC 3339), hash (64 lowercase hex digits)
+    seq, at, h = obj.get("seq"), obj.get("at"), obj.get("hash")
+    if (
+        (seq is not None and not (type(seq) is int and 1 <= seq < _INT64))
+        or (at is not None and not (type(at) is str and _TIME.fullmatch(at)))
+        or (h is not None and not (type(h) is str and _HEX.fullmatch(h)))
+    ):
+        return None
+    return found[0](obj, seq, at, h)

@@ -58,6 +58,10 @@ class Record:
     #: only part of what the file holds here was kept (a line too long, or the lines past the events a
     #: match may hold): such a match can be verified but not stored
     truncated: bool = False
+    #: the value without its ``hash``, keys sorted, written by orjson (made once while reading, for the
+    #: duplicate-key check; the hash chain takes it as the canonical form of events other than
+    #: ``match_start``, which hold no floats: see :func:`dominolog.log.hashchain.canonical_bytes`)
+    canon: bytes | None = None
 
     @property
     def raw(self) -> str:
@@ -95,21 +99,39 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _twice(data: bytes, value: Any) -> str | None:
+def _sorted_body(value: Any) -> bytes | None:
+    """``value`` without its ``hash`` key, keys sorted, as orjson writes it (None if it cannot)."""
+    if type(value) is not dict:
+        return None
+    body = value if "hash" not in value else {k: v for k, v in value.items() if k != "hash"}
+    try:
+        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):  # an integer beyond 64 bits
+        return None
+
+
+def _twice(data: bytes, value: Any, canon: bytes | None = None) -> str | None:
     """The first key written twice in one object of the line, or None.
 
     Cheap in the common case. orjson writes one ``:`` after each key and every ``:`` inside a string
     as it is, so its output holds (keys kept + colons in the strings kept). The line holds (keys
     written + colons in the strings written), and a key written twice adds at least its own colon.
     So when the two counts are equal (and the line spells no colon as ``\\u003a``), no key was
-    lost. Otherwise the line is decoded again, keeping every pair, to name the key.
+    lost. Otherwise the line is decoded again, keeping every pair, to name the key. ``canon`` (the
+    value without its hash, as orjson writes it) saves writing the value again when the hash is text.
     """
     if b"\\u00" not in data:
-        try:
-            if data.count(b":") == orjson.dumps(value).count(b":"):
+        h = value.get("hash") if canon is not None else None
+        if canon is not None and (h is None or type(h) is str):
+            kept = canon.count(b":") + (h.count(":") + 1 if h is not None else 0)
+            if data.count(b":") == kept:
                 return None
-        except (TypeError, orjson.JSONEncodeError):  # an integer beyond 64 bits: the slow way
-            pass
+        else:
+            try:
+                if data.count(b":") == orjson.dumps(value).count(b":"):
+                    return None
+            except (TypeError, orjson.JSONEncodeError):  # an integer beyond 64 bits: the slow way
+                pass
     found: list[str] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -180,7 +202,8 @@ def decode_line(data: bytes, lineno: int, seq: int) -> Record:
             error = f"not valid Unicode text: a lone surrogate in {shown(where, 60)}"
             return Record(lineno, seq, data, _replace_surrogates(value), error=error, raw_only=True)
     try:
-        twice = _twice(data, value)
+        canon = _sorted_body(value)
+        twice = _twice(data, value, canon)
     except RecursionError:  # nested deeper than a Python stack: no event is
         return Record(lineno, seq, data, error="not an event: nested too deep")
     if twice is not None:
@@ -188,9 +211,9 @@ def decode_line(data: bytes, lineno: int, seq: int) -> Record:
         return Record(lineno, seq, data, value, error=error, raw_only=True)
     event = fast_event(value)
     if event is not None:
-        return Record(lineno, seq, data, value, event)
+        return Record(lineno, seq, data, value, event, canon=canon)
     event, error = check_event(value)  # the models decide what the hand-written checks are not sure of
-    return Record(lineno, seq, data, value, event, error)
+    return Record(lineno, seq, data, value, event, error, canon=canon)
 
 
 def long_line(head: bytes, length: int, digest: bytes, lineno: int, seq: int) -> Record:

@@ -17,7 +17,10 @@ def record_canon(rec: Record) -> bytes:
     obj = rec.obj
     try:
         if obj is not None:
-            return canonical_bytes(obj, fast=rec.event is not None and rec.event.type != "match_start")
+            fast = rec.event is not None and rec.event.type != "match_start"
+            if fast and rec.canon is not None:
+                return rec.canon  # written while reading
+            return canonical_bytes(obj, fast=fast)
         if rec.is_json:
             return canonical_bytes({"": rec.value})[4:-1]
     except RecursionError:  # nested too deep to re-encode: fingerprint the line as read
