@@ -105,9 +105,11 @@ def _sorted_body(value: Any) -> bytes | None:
         return None
     body = value if "hash" not in value else {k: v for k, v in value.items() if k != "hash"}
     try:
-        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+        written = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError):  # an integer beyond 64 bits
         return None
+    # orjson hands back its write buffer (4 KiB for a short line): a copy of the exact size is kept instead
+    return bytes(memoryview(written))
 
 
 def _twice(data: bytes, value: Any, canon: bytes | None = None) -> str | None:
