@@ -227,11 +227,21 @@ def formula_safe(cell: Any) -> Any:
 
 
 def csv_text(rows: Iterable[list[Any]], header: list[str] = CSV_HEADER) -> str:
+    return "".join(csv_chunks(rows, header))
+
+
+def csv_chunks(rows: Iterable[list[Any]], header: list[str] = CSV_HEADER, size: int = 1 << 16) -> Iterator[str]:
+    """:func:`csv_text` in pieces of about ``size`` characters, written as the rows come."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
-    w.writerows([formula_safe(_cell(c)) for c in row] for row in rows)
-    return buf.getvalue()
+    for row in rows:
+        w.writerow([formula_safe(_cell(c)) for c in row])
+        if buf.tell() >= size:
+            yield buf.getvalue()
+            buf.seek(0)
+            buf.truncate()
+    yield buf.getvalue()
 
 
 def _cell(value: Any) -> Any:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from dominolog.log.reader import expand_paths
+from dominolog.log.reader import MatchLog, PathError, Record, expand_paths
 from dominolog.recording.notation import iter_matches_any
 from dominolog.reducer import MatchReport, verify_match
 from dominolog.textsafe import shown
@@ -41,6 +41,47 @@ def verify_paths(paths: Iterable[Path | str]) -> Iterator[MatchReport]:
     for path in expand_paths(paths):
         for log in iter_matches_any(path):
             yield verify_match(log)
+
+
+def expect_check(records: list[Record], head: str, expect: str) -> dict[str, Any]:
+    """The chain of one match against a fingerprint (``--expect-head FP[@SEQ]``): ``{"given", "ok",
+    "message"}``."""
+    from dominolog.audit.document import check_expect
+    from dominolog.reducer.chain import HashChain
+
+    chain = HashChain()
+    heads = {}
+    for rec in records:
+        chain.check(rec)
+        heads[rec.seq] = chain.head
+    return check_expect(heads, head, expect)
+
+
+def match_report(log: MatchLog, expect: str | None = None) -> tuple[MatchReport, dict[str, Any] | None]:
+    """One match checked, with its fingerprint check when ``expect`` is given (else None)."""
+    r = verify_match(log)
+    return r, expect_check(log.records, r.head, expect) if expect is not None else None
+
+
+def file_reports(
+    path: Path | str, expect: str | None = None, name: str | None = None
+) -> list[tuple[MatchReport, dict[str, Any] | None]]:
+    """Every match of one file checked, in the file's order (what a process of ``verify --jobs`` and a
+    Dask worker of ``verify --dask`` run: one call a file). ``name``: what the reports (``source``) and a
+    PathError call the file when ``path`` only says where to read it (a worker is given the absolute
+    path; the reports name the file as the command line did). The reports pickle."""
+    out = []
+    try:
+        for log in iter_matches_any(path):
+            if name is not None:
+                log.source = name
+            out.append(match_report(log, expect))
+    except PathError as exc:
+        text = str(exc)
+        if name is None or not text.startswith(str(path)):
+            raise
+        raise PathError(name + text[len(str(path)) :]) from None
+    return out
 
 
 def verify_document(reports: Iterable[MatchReport]) -> dict[str, Any]:

@@ -20,9 +20,10 @@ import shutil
 import subprocess
 import sys
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NoReturn
 
 import pytest
 from hypothesis import settings
@@ -114,3 +115,43 @@ def cli(tmp_path: Path) -> Callable[..., Ran]:
 
 
 __all__: Sequence[str] = ("ROOT", "Ran", "clean_env", "console_script", "run_cli")
+
+
+# -- PostgreSQL (tests/pgserver.py): one throwaway server per test session (per xdist worker) ---------------
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Any]:
+    """A PostgreSQL server of this session's own, started from Debian's ``postgresql`` package. Without
+    it a developer gets a skip saying what to install; under CI (or DOMINOLOG_REQUIRE_POSTGRES=1) the
+    test fails instead: CI never skips these tests."""
+    from tests.pgserver import INSTALL, Cluster, find_bin, required
+
+    def missing(message: str) -> NoReturn:
+        if required():
+            pytest.fail(f"{message} (CI and DOMINOLOG_REQUIRE_POSTGRES=1 need it)")
+        pytest.skip(message)
+
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        missing("psycopg is not installed: pip install '.[test]' (or '.[postgres]')")
+    bin_dir = find_bin()
+    if bin_dir is None:
+        missing(f"PostgreSQL is not installed (no initdb): {INSTALL}")
+    cluster = Cluster(bin_dir)
+    try:
+        cluster.start()
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
+        cluster.stop()
+        pytest.fail(f"could not start a throwaway PostgreSQL server from {bin_dir}: {exc}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Any) -> str:
+    """The URL of a new, empty database on the session's PostgreSQL server."""
+    return str(pg_cluster.new_database())

@@ -152,6 +152,12 @@ def main() -> None:
         sys.stderr.write(f"dominolog: {shown(where)}: the store is damaged ({shown(exc)})\n")
         raise SystemExit(1) from None
     except Exception as exc:  # last resort: a bug must not show a user a traceback
+        if type(exc).__module__.startswith("psycopg") and not os.environ.get("DOMINOLOG_DEBUG"):
+            # the PostgreSQL server failed after the store opened (gone, out of space, a lock waited too long)
+            where = OPENED[-1] if OPENED else "the database"
+            said = " ".join(str(exc).split())
+            sys.stderr.write(f"dominolog: {shown(where)}: the database server failed ({shown(said, 400)})\n")
+            raise SystemExit(1) from None
         if os.environ.get("DOMINOLOG_DEBUG"):
             raise
         sys.stderr.write(

@@ -205,13 +205,13 @@ def _settings(variant: str | None, hand: int | None, from_seq: int, last: int | 
 
 
 def _stored_reviews(
-    db: Path, ids: list[str], every: bool, analyse: Callable[[MatchLog, str], MatchReview], options: tuple[Any, ...]
+    db: str, ids: list[str], every: bool, analyse: Callable[[MatchLog, str], MatchReview], options: tuple[Any, ...]
 ) -> list[MatchReview]:
     """The reviews of the store's matches ``ids`` (or all): each kept one taken as it is, the others
     analysed and kept (unless the store is read-only here: then said once, on stderr)."""
     from dominolog.analysis.cache import VERSION
     from dominolog.analysis.results import review_from_dict
-    from dominolog.cli.common import match_id_or_fail, store_or_fail
+    from dominolog.cli.common import db_name, match_id_or_fail, store_or_fail
     from dominolog.log.reader import MatchLog
     from dominolog.store import ReadOnlyError
 
@@ -221,7 +221,7 @@ def _stored_reviews(
         if every:
             ids = sorted(rows)
             if not ids:
-                fail(f"{shown(db)}: the store holds no match")
+                fail(f"{db_name(db)}: the store holds no match")
         told = False
         for mid in ids:
             match_id_or_fail(store, db, mid)
@@ -234,14 +234,14 @@ def _stored_reviews(
                     continue
                 except (KeyError, TypeError, ValueError, IndexError):
                     pass  # damaged behind the store's back: analysed again
-            log = MatchLog(f"{db}#{mid}", 1, [rec for rec, _ in store.records(mid)])
-            review = analyse(log, f"{shown(db)}: match {shown(mid, 100)}")
+            log = MatchLog(f"{store.path}#{mid}", 1, [rec for rec, _ in store.records(mid)])
+            review = analyse(log, f"{db_name(db)}: match {shown(mid, 100)}")
             if review.head == row["head"]:
                 try:
                     store.save_analysis(mid, row["head"], VERSION, settings, review.as_dict())
                 except ReadOnlyError:
                     if not told:
-                        sys.stderr.write(f"dominolog: {shown(db)} is read-only here: the analyses are not kept\n")
+                        sys.stderr.write(f"dominolog: {db_name(db)} is read-only here: the analyses are not kept\n")
                         told = True
             out.append(review)
     return out

@@ -16,14 +16,15 @@ if TYPE_CHECKING:  # imported where used: `dominolog --help` loads no command's 
     from dominolog.store import Store
 
 DbOption = Annotated[
-    Path,
+    str,
     typer.Option(
         "--db",
         envvar="DOMINOLOG_DB",
-        help="The match store (a SQLite file); also DOMINOLOG_DB.",
+        help="The match store: a SQLite file, or a PostgreSQL database as postgresql://USER@HOST/NAME; "
+        "also DOMINOLOG_DB.",
     ),
 ]
-DEFAULT_DB = Path("dominolog.db")
+DEFAULT_DB = "dominolog.db"
 #: the variants' names, for help texts without importing the rules (the same as
 #: ``dominolog.variants.VARIANTS``: tests/test_cli_conventions.py checks it)
 VARIANT_NAMES = ("ghost13", "brettspielnetz", "39", "double-bergen", "double-draw")
@@ -35,11 +36,30 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-#: the store the command opened (named if SQLite reports it damaged later: see dominolog.cli.main)
-OPENED: list[Path] = []
+#: the store the command opened, as a message names it (if the database fails later: see dominolog.cli.main)
+OPENED: list[str] = []
 
 
-def store_or_fail(path: Path, create: bool = True, write: bool | None = None) -> Store:
+def is_db_url(db: str | Path) -> bool:
+    """Whether ``--db`` names a PostgreSQL database (``postgresql://``, ``postgres://``) rather than a file."""
+    return isinstance(db, str) and db.lower().startswith(("postgresql://", "postgres://"))
+
+
+def db_name(db: str | Path) -> str:
+    """``--db`` as a message shows it: a URL without its password (:func:`dominolog.store.redacted`),
+    escaped."""
+    return shown(_unsecret(db))
+
+
+def _unsecret(db: str | Path) -> str:
+    if not is_db_url(db):
+        return str(db)
+    from dominolog.store.target import redacted
+
+    return redacted(db)
+
+
+def store_or_fail(path: str | Path, create: bool = True, write: bool | None = None) -> Store:
     """Open the store (``create``: make it if missing; ``write``: the command will write, default
     ``create``), or exit with the reason: 1 for a damaged store, else 2."""
     from dominolog.store import DamagedStoreError, StoreError, open_store
@@ -50,7 +70,7 @@ def store_or_fail(path: Path, create: bool = True, write: bool | None = None) ->
         fail(shown(str(exc), 2000), 1)
     except StoreError as exc:
         fail(shown(str(exc), 2000))
-    OPENED.append(path)
+    OPENED.append(_unsecret(path))
     return store
 
 
@@ -78,7 +98,7 @@ def match_of_file(file: Path, match: int) -> tuple[MatchLog, int]:
     return logs[match - 1], len(logs)
 
 
-def match_id_or_fail(store: Store, db: Path, match_id: str) -> str:
+def match_id_or_fail(store: Store, db: str | Path, match_id: str) -> str:
     """``match_id`` if the store holds it, else exit 1 naming the closest ids it holds."""
     if store.has_match(match_id):
         return match_id
@@ -86,11 +106,11 @@ def match_id_or_fail(store: Store, db: Path, match_id: str) -> str:
     hint = f"; did you mean {', '.join(shown(c, 100) for c in close)}?" if close else ""
     if not close:
         count = len(store.match_ids())
-        hint = f" (it holds {count}: dominolog list --db {shown(db)})" if count else " (it is empty)"
-    fail(f"{shown(db)}: no match {shown(match_id, 100)!r}{hint}", 1)
+        hint = f" (it holds {count}: dominolog list --db {db_name(db)})" if count else " (it is empty)"
+    fail(f"{db_name(db)}: no match {shown(match_id, 100)!r}{hint}", 1)
 
 
-def stored_match(db: Path, match_id: str) -> MatchLog:
+def stored_match(db: str | Path, match_id: str) -> MatchLog:
     """A match of the store as a log (its records as stored), or exit: 2 if the store cannot be
     used, 1 if it holds no such match (naming the closest ids)."""
     from dominolog.log.reader import MatchLog
@@ -98,7 +118,7 @@ def stored_match(db: Path, match_id: str) -> MatchLog:
     with store_or_fail(db, create=False) as store:
         match_id_or_fail(store, db, match_id)
         records = [rec for rec, _ in store.records(match_id)]
-    return MatchLog(f"{db}#{match_id}", 1, records)
+    return MatchLog(f"{store.path}#{match_id}", 1, records)
 
 
 #: the match a command shows: a file (with ``--match K``), or with ``--db`` an id of the store
@@ -122,16 +142,19 @@ MatchTargets = Annotated[
 ]
 EveryMatch = Annotated[bool, typer.Option("--all", help="Every match in the store.")]
 MatchStore = Annotated[
-    Path | None,
-    typer.Option("--db", help="Take the match from this store (a SQLite file): the argument is then its id."),
+    str | None,
+    typer.Option(
+        "--db",
+        help="Take the match from this store (a SQLite file, or a postgresql:// URL): the argument is then its id.",
+    ),
 ]
 
 
-def match_of(target: str, match: int, db: Path | None) -> tuple[MatchLog, int, str]:
+def match_of(target: str, match: int, db: str | Path | None) -> tuple[MatchLog, int, str]:
     """The match a command was given, a file's or the store's, or exit saying why not: its log, how
     many matches its file holds (1 for the store), and how to name it in a message."""
     if db is not None:
-        return stored_match(db, target), 1, f"{shown(db)}: match {shown(target, 100)}"
+        return stored_match(db, target), 1, f"{db_name(db)}: match {shown(target, 100)}"
     log, count = match_of_file(Path(target), match)
     return log, count, f"{shown(target)}: match {match}"
 

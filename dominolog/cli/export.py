@@ -3,7 +3,6 @@ sheets (HTML, with the audit report of a match that breaks the rules beside each
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import sys
@@ -18,8 +17,10 @@ from dominolog.cli.common import (
     DEFAULT_DB,
     EveryMatch,
     MatchTargets,
+    db_name,
     fail,
     file_name_of,
+    is_db_url,
     match_id_or_fail,
     output_folder,
     read_matches,
@@ -29,6 +30,8 @@ from dominolog.cli.common import (
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
+    from collections.abc import Iterable
+
     from dominolog.log.reader import MatchLog, Record
     from dominolog.reducer import MatchReport
     from dominolog.store import Store
@@ -65,9 +68,11 @@ class _Match:
 
     @property
     def records(self) -> list[Record]:
+        """The match's records; a stored match's are read again each time (not kept: an export of a
+        whole store holds one match at a time)."""
         if self._records is None:
             assert self.store is not None
-            self._records = [rec for rec, _ in self.store.records(self.name)]
+            return [rec for rec, _ in self.store.records(self.name)]
         return self._records
 
     def lines(self) -> list[bytes]:
@@ -76,14 +81,14 @@ class _Match:
         return [r.data for r in self.records]
 
 
-def _gather(targets: list[str], every: bool, db: Path | None) -> tuple[list[_Match], Store | None]:
+def _gather(targets: list[str], every: bool, db: str | None) -> tuple[list[_Match], Store | None]:
     """The matches asked for. With ``--db`` every target is a match id of that store; without it a
     target that is a file is read as a log, and any other is an id of the default store."""
     out: list[_Match] = []
-    store_path = db if db is not None else Path(os.environ.get("DOMINOLOG_DB") or DEFAULT_DB)
+    store_path = db if db is not None else os.environ.get("DOMINOLOG_DB") or DEFAULT_DB
     ids = targets if db is not None else [t for t in targets if not Path(t).is_file()]
-    if ids and db is None and not store_path.exists():
-        fail(f"{shown(ids[0], 200)}: no such file (and no store {shown(store_path)} to find it as a match id)")
+    if ids and db is None and not is_db_url(store_path) and not Path(store_path).exists():
+        fail(f"{shown(ids[0], 200)}: no such file (and no store {db_name(store_path)} to find it as a match id)")
     store = store_or_fail(store_path, create=False) if ids or every else None
     if db is None:
         for t in targets:
@@ -102,7 +107,7 @@ def _gather(targets: list[str], every: bool, db: Path | None) -> tuple[list[_Mat
         for mid in ids:
             match_id_or_fail(store, store_path, mid)
         out += [
-            _Match(mid, store=store, audit_args=(mid, "--db", str(store_path)))
+            _Match(mid, store=store, audit_args=(mid, "--db", str(store.path)))
             for mid in (store.match_ids() if every else ids)
         ]
     return out, store
@@ -166,10 +171,10 @@ def export(
         int | None, typer.Option("--match", min=1, help="Only this match of the file (1 = the first).")
     ] = None,
     db: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--db",
-            help="The match store (a SQLite file); the arguments are then match ids. "
+            help="The match store (a SQLite file, or a postgresql:// URL); the arguments are then match ids. "
             "Default: DOMINOLOG_DB, else dominolog.db.",
             show_default=False,
         ),
@@ -184,9 +189,9 @@ def export(
     ] = None,
 ) -> None:
     """Export matches from the store (ids, or --all) or from log files."""
-    from dominolog.export import CSV_HEADER, LONG_HEADER, csv_long_rows, csv_rows, csv_text, scored_lines
+    from dominolog.export import CSV_HEADER, LONG_HEADER, csv_chunks, csv_long_rows, csv_rows, scored_lines
     from dominolog.recording.notation import NotationWriteError, write_dn
-    from dominolog.verify import verify_document
+    from dominolog.verify import document_chunks
 
     targets = targets or []
     if fmt is None:
@@ -203,7 +208,8 @@ def export(
     matches, store = _gather(targets, every, db)
     if match is not None:
         if match > len(matches):
-            fail(f"{shown(targets[0] if targets else db)}: there is no match {match} (it holds {len(matches)})")
+            where = shown(targets[0]) if targets else db_name(db or DEFAULT_DB)
+            fail(f"{where}: there is no match {match} (it holds {len(matches)})")
         matches = [matches[match - 1]]
     if fmt in (Format.svg, Format.text):
         _pictures(matches, at, fmt, out)
@@ -215,14 +221,13 @@ def export(
         if store is not None:
             store.close()
         return
+    # written a match at a time (memory flat in the size of the store); the notation is written whole
+    chunks: Iterable[bytes]
     if fmt is Format.jsonl:
-        lines: list[bytes] = []
-        for m in matches:
-            lines += list(scored_lines(m.records)) if scored else m.lines()
-        data = b"".join(line + b"\n" for line in lines)
+        chunks = (line + b"\n" for m in matches for line in (scored_lines(m.records) if scored else m.lines()))
     elif fmt is Format.dn:
         try:
-            data = write_dn(m.records for m in matches).encode("utf-8")
+            chunks = [write_dn(m.records for m in matches).encode("utf-8")]
         except NotationWriteError as exc:
             if store is not None:
                 store.close()
@@ -230,24 +235,41 @@ def export(
     elif fmt is Format.csv:
         rows_of = csv_long_rows if long else csv_rows
         rows = (row for m in matches for row in rows_of(m.name, *_fold(m.name, m.records)))
-        data = csv_text(rows, LONG_HEADER if long else CSV_HEADER).encode()
+        chunks = (text.encode() for text in csv_chunks(rows, LONG_HEADER if long else CSV_HEADER))
     else:
-        document = verify_document(_report(m.name, m.records) for m in matches)
-        data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
-    if store is not None:
-        store.close()
-    _write(data, out)
+        reports = (_report(m.name, m.records).as_dict() for m in matches)
+        chunks = (text.encode() for text in (*document_chunks(reports), "\n"))
+    try:
+        _write_chunks(chunks, out)
+    finally:
+        if store is not None:
+            store.close()
 
 
 def _write(data: bytes, out: Path | None) -> None:
+    _write_chunks([data], out)
+
+
+def _write_chunks(chunks: Iterable[bytes], out: Path | None) -> None:
+    """Standard output, or the file ``out`` through a temporary file beside it, renamed once whole (an
+    export that fails half way leaves no half-written file, and an older file as it was)."""
     if out is None:
-        sys.stdout.buffer.write(data)
+        write = sys.stdout.buffer.write
+        for chunk in chunks:
+            write(chunk)
         sys.stdout.buffer.flush()
         return
+    part = out.with_name(f".{out.name}.{os.getpid()}.part")
     try:
-        out.write_bytes(data)
+        with open(part, "wb") as fh:
+            fh.writelines(chunks)
+        os.replace(part, out)
     except OSError as exc:
+        part.unlink(missing_ok=True)
         fail(f"{shown(out)}: cannot write: {exc.strerror or exc}")
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
 
 
 def _pictures(matches: list[_Match], at: int | None, fmt: Format, out: Path | None) -> None:

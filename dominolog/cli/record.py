@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
+from dominolog.cli.common import DEFAULT_DB, DbOption, db_name, fail, store_or_fail
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
@@ -102,13 +102,14 @@ def _check_file(path: Path) -> None:
         fail(f"{shown(path)}: not a regular file")
 
 
-def _resume_store(store: Store, db: Path, match_id: str) -> StoreJournal:
+def _resume_store(store: Store, db: str, match_id: str) -> StoreJournal:
     from dominolog.recording.journal import StoreJournal
 
     if not store.has_match(match_id):
         close = store.close_ids(match_id)
         hint = f"; did you mean {', '.join(shown(c, 100) for c in close)}?" if close else ""
-        fail(f"{shown(db)}: no match {shown(match_id, 100)!r} to resume{hint} (start one with --variant and --players)")
+        start = "(start one with --variant and --players)"
+        fail(f"{db_name(db)}: no match {shown(match_id, 100)!r} to resume{hint} {start}")
     return StoreJournal(store, match_id)
 
 
@@ -199,7 +200,7 @@ def record(
         if starting:
             assert mid is not None
             if store.has_match(mid):
-                fail(f"{shown(db)}: a match {shown(mid, 100)!r} is there already: resume it with dominolog record ID")
+                fail(f"{db_name(db)}: a match {shown(mid, 100)!r} is there already: resume it with dominolog record ID")
             journal = StoreJournal(store, mid)
         else:
             assert match_id is not None

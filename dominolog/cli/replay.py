@@ -13,6 +13,7 @@ from dominolog.cli.common import (
     MatchNumber,
     MatchStore,
     MatchTarget,
+    db_name,
     fail,
     match_id_or_fail,
     match_of,
@@ -40,7 +41,7 @@ AnalysisFile = Annotated[
 ]
 
 
-def analysis_or_fail(log: MatchLog, file: Path | None, db: Path | None, match_id: str | None) -> ShownReview | None:
+def analysis_or_fail(log: MatchLog, file: Path | None, db: str | None, match_id: str | None) -> ShownReview | None:
     """The analysis to show beside the match (:func:`dominolog.analysis.shown.analysis_for`), or exit 1
     saying in one line why ``file`` is not an analysis of this match; a kept one that cannot be read
     is said on stderr and left out."""
@@ -55,7 +56,7 @@ def analysis_or_fail(log: MatchLog, file: Path | None, db: Path | None, match_id
     return review
 
 
-def _store_analyses(db: Path) -> Callable[[str, MatchLog], ShownReview | None]:
+def _store_analyses(db: str) -> Callable[[str, MatchLog], ShownReview | None]:
     """The analysis the store keeps for a match opened from the list (ctrl+o)."""
 
     def analysis(key: str, log: MatchLog) -> ShownReview | None:
@@ -77,7 +78,7 @@ def _file_analyses(review: ShownReview | None) -> Callable[[str, MatchLog], Show
     return analysis
 
 
-def _followed(target: str, db: Path | None) -> tuple[MatchLog, Follower, str]:
+def _followed(target: str, db: str | None) -> tuple[MatchLog, Follower, str]:
     """The match to follow and who asks for its new events: a match of the store, or the last match
     of a file."""
     from dominolog.log.reader import MatchLog
@@ -86,8 +87,8 @@ def _followed(target: str, db: Path | None) -> tuple[MatchLog, Follower, str]:
     if db is not None:
         store = store_or_fail(db, create=False)
         match_id_or_fail(store, db, target)
-        log = MatchLog(f"{db}#{target}", 1, [rec for rec, _ in store.records(target)])
-        return log, StoreFollower(store, target, log), f"{shown(db)}: match {shown(target, 100)}"
+        log = MatchLog(f"{store.path}#{target}", 1, [rec for rec, _ in store.records(target)])
+        return log, StoreFollower(store, target, log), f"{db_name(db)}: match {shown(target, 100)}"
     path = Path(target)
     logs = read_matches(path)
     if not logs:

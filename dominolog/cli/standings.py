@@ -61,7 +61,7 @@ def _from_files(paths: list[Path]) -> list[MatchSummary]:
 NEEDS_A_STORE = "--loss: analyses are kept in a store: dominolog analyze ID --db DB"
 
 
-def _from_store(db: Path, loss: bool = False) -> tuple[list[MatchSummary], dict[str, Analysed]]:
+def _from_store(db: str, loss: bool = False) -> tuple[list[MatchSummary], dict[str, Analysed]]:
     """Every match of the store, and with ``loss`` the analysis it keeps of each (at the match's head)."""
     from dominolog.club.standings import Analysed, match_summary
 
@@ -92,10 +92,11 @@ def standings_cmd(
         ),
     ] = None,
     db: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--db",
-            help="The match store to read when no file is given. Default: DOMINOLOG_DB, else dominolog.db.",
+            help="The match store to read when no file is given (a SQLite file, or a postgresql:// URL). "
+            "Default: DOMINOLOG_DB, else dominolog.db.",
             show_default=False,
         ),
     ] = None,
@@ -176,7 +177,7 @@ def standings_cmd(
     if files:
         summaries = _from_files(files)
     else:
-        store_path = db if db is not None else Path(os.environ.get("DOMINOLOG_DB") or DEFAULT_DB)
+        store_path = db if db is not None else os.environ.get("DOMINOLOG_DB") or DEFAULT_DB
         summaries, analyses = _from_store(store_path, loss)
     result = standings(summaries, filters, include_invalid, analyses if loss else None)
     if fmt is Format.text:

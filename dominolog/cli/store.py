@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
+from dominolog.cli.common import DEFAULT_DB, DbOption, db_name, fail, store_or_fail
 from dominolog.cli.progress import LateProgress
 from dominolog.textsafe import shown
 
@@ -93,7 +93,7 @@ def import_(
         for status in ("conflict", "failed"):
             if counts[status]:
                 parts.append(f"{counts[status]} {status}")
-        typer.echo(f"{', '.join(parts)}; {events:,} events in {elapsed:.2f} s{rate} -> {shown(db)}")
+        typer.echo(f"{', '.join(parts)}; {events:,} events in {elapsed:.2f} s{rate} -> {db_name(db)}")
     if any(r.status in ("failed", "conflict") for r in results):
         raise typer.Exit(1)
 
@@ -171,4 +171,4 @@ def reindex(db: DbOption = DEFAULT_DB) -> None:
             n = store.reindex()
         except StoreError as exc:
             fail(shown(str(exc), 2000))
-    typer.echo(f"reindexed {n} match{'es' * (n != 1)} from the events -> {db}")
+    typer.echo(f"reindexed {n} match{'es' * (n != 1)} from the events -> {db_name(db)}")

@@ -13,7 +13,6 @@ from dominolog.cli.progress import LateProgress
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
-    from dominolog.log.reader import Record
     from dominolog.reducer import MatchReport
 
 
@@ -28,8 +27,12 @@ def verify(
         ),
     ] = None,
     db: Annotated[
-        Path | None,
-        typer.Option("--db", help="Verify matches stored in this database instead of files (also each row's hash)."),
+        str | None,
+        typer.Option(
+            "--db",
+            help="Verify matches stored in this database (a SQLite file, or a postgresql:// URL) instead of "
+            "files (also each row's hash).",
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON document (docs/format.md, section 7).")
@@ -58,10 +61,23 @@ def verify(
             help="Check this many files at once (processes); the output is the same, in the same order.",
         ),
     ] = 1,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            "--dask",
+            help="Check the files on a Dask cluster, one task a file: its scheduler's address "
+            "(tcp://HOST:8786), or local[:N] for N worker processes on this machine; the output is the same, "
+            "in the same order (needs pip install 'dominolog[dask]').",
+            metavar="ADDRESS|local[:N]",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Check every match: rules, scores, seq and hash chain. Exit 0 all valid, 1 any violation, 2 usage error."""
     if db is None and not paths:
         fail("give log files or folders to verify, or --db PATH for the store")
+    if dask is not None:
+        _check_dask(dask, db, jobs)
     if expect_head is not None:
         from dominolog.audit.document import ExpectError, parse_expect
 
@@ -73,7 +89,7 @@ def verify(
 
     tally = _Tally()
     with batch_gc():
-        checked = tally.count(_reports(paths or [], db, expect_head, bar=not quiet, jobs=jobs))
+        checked = tally.count(_reports(paths or [], db, expect_head, bar=not quiet, jobs=jobs, dask=dask))
         if as_json:  # written a match at a time: no report is kept
             for chunk in document_chunks(_as_dicts(checked)):
                 typer.echo(chunk, nl=False)
@@ -120,40 +136,21 @@ def _as_dicts(checked: Iterator[tuple[MatchReport, dict[str, Any] | None]]) -> I
         yield d
 
 
-def _expect(records: list[Record], head: str, expect: str) -> dict[str, Any]:
-    """The chain of one match against a fingerprint (``--expect-head``)."""
-    from dominolog.audit.document import check_expect
-    from dominolog.reducer.chain import HashChain
-
-    chain = HashChain()
-    heads = {}
-    for rec in records:
-        chain.check(rec)
-        heads[rec.seq] = chain.head
-    return check_expect(heads, head, expect)
-
-
-def _file_reports(path: Path, expect: str | None) -> list[tuple[MatchReport, dict[str, Any] | None]]:
-    """Every match of one file checked (what a worker process of ``--jobs`` runs)."""
-    from dominolog.recording.notation import iter_matches_any
-    from dominolog.reducer import verify_match
-
-    out = []
-    for log in iter_matches_any(path):
-        r = verify_match(log)
-        out.append((r, _expect(log.records, r.head, expect) if expect is not None else None))
-    return out
-
-
 def _reports(
-    paths: list[str], db: Path | None, expect: str | None = None, bar: bool = True, jobs: int = 1
+    paths: list[str],
+    db: str | None,
+    expect: str | None = None,
+    bar: bool = True,
+    jobs: int = 1,
+    dask: str | None = None,
 ) -> Iterator[tuple[MatchReport, dict[str, Any] | None]]:
     """The report of every match asked for, as each is checked (a progress bar on a terminal), with the
     fingerprint check of ``--expect-head``; no bar with ``bar`` False (``--quiet``). ``jobs`` > 1: the
-    files are checked in that many processes, and the reports come in the files' order all the same."""
+    files are checked in that many processes, and the reports come in the files' order all the same;
+    ``dask``: on that Dask cluster (``--dask``), likewise."""
     from dominolog.log.reader import PathError, expand_paths
     from dominolog.recording.notation import iter_matches_any
-    from dominolog.reducer import verify_match
+    from dominolog.verify import expect_check, file_reports, match_report
 
     if db is not None:
         from dominolog.store import verify_stored
@@ -165,24 +162,56 @@ def _reports(
                 if expect is None:
                     yield r, None
                 else:
-                    yield r, _expect([rec for rec, _ in store.records(m)], r.head, expect)
+                    yield r, expect_check([rec for rec, _ in store.records(m)], r.head, expect)
         return
     try:
         files = expand_paths(paths)
         sizes = [f.stat().st_size if f.is_file() else 0 for f in files]
         with LateProgress(sum(sizes), "verifying", enabled=bar) as progress:
+            if dask is not None:
+                yield from _dask_reports(dask, files, sizes, expect, progress)
+                return
             if jobs > 1 and len(files) > 1:
                 from concurrent.futures import ProcessPoolExecutor
 
                 with ProcessPoolExecutor(max_workers=jobs) as pool:
-                    for size, done in zip(sizes, pool.map(_file_reports, files, [expect] * len(files)), strict=True):
+                    for size, done in zip(sizes, pool.map(file_reports, files, [expect] * len(files)), strict=True):
                         progress.advance(size, sum(r.events for r, _ in done))
                         yield from done
                 return
             for f in files:
                 for log in iter_matches_any(f):
                     progress.advance(sum(len(r.data) + 1 for r in log.records), len(log.records))
-                    r = verify_match(log)
-                    yield r, _expect(log.records, r.head, expect) if expect is not None else None
+                    yield match_report(log, expect)
     except PathError as exc:
+        fail(shown(str(exc), 2000))
+
+
+def _check_dask(target: str, db: str | None, jobs: int) -> None:
+    """Usage errors of ``--dask``, before anything is read (exit 2)."""
+    from dominolog.distributed import ClusterError, parse_target
+
+    if db is not None:
+        fail("--dask checks log files; a store (--db) is checked on this machine: drop --dask or --db")
+    if jobs != 1:
+        fail("--dask and --jobs: give one (with --dask, the cluster's workers set how many files run at once)")
+    try:
+        parse_target(target)
+    except ClusterError as exc:
+        fail(shown(str(exc), 300))
+
+
+def _dask_reports(
+    target: str, files: list[Path], sizes: list[int], expect: str | None, progress: LateProgress
+) -> Iterator[tuple[MatchReport, dict[str, Any] | None]]:
+    """The reports of ``verify --dask``: the files checked on the cluster, in the files' order. A cluster
+    that cannot be used (Dask not installed, no scheduler at the address, no worker) is exit 2."""
+    from dominolog.distributed import ClusterError, dask_client, verify_files
+
+    try:
+        with dask_client(target, quiet=True) as client:
+            for size, (_, done) in zip(sizes, verify_files(client, files, expect), strict=True):
+                progress.advance(size, sum(r.events for r, _ in done))
+                yield from done
+    except ClusterError as exc:
         fail(shown(str(exc), 2000))

@@ -1,11 +1,15 @@
-"""The SQLite match store: :mod:`~dominolog.store.store` (the events, imports, appends and
-projections), :mod:`~dominolog.store.opening` (which files may be opened, and how),
+"""The match store: :mod:`~dominolog.store.store` (the events, imports, appends and projections, as
+every backend has them), :mod:`~dominolog.store.sqlite` (a SQLite file, the default) and
+:mod:`~dominolog.store.postgres` (a PostgreSQL database, ``postgresql://...``; psycopg is imported
+only when one is opened), :mod:`~dominolog.store.opening` (which targets may be opened, and how),
 :mod:`~dominolog.store.checking` (``verify --db``), :mod:`~dominolog.store.errors`."""
 
 from dominolog.store.checking import verify_stored
 from dominolog.store.errors import ConflictError, DamagedStoreError, ReadOnlyError, RefusedError, StoreError
 from dominolog.store.opening import APPLICATION_ID, open_store
+from dominolog.store.sqlite import SqliteStore
 from dominolog.store.store import ImportResult, Store, match_id_of
+from dominolog.store.target import is_url, redacted
 
 __all__ = [
     "APPLICATION_ID",
@@ -14,9 +18,12 @@ __all__ = [
     "ImportResult",
     "ReadOnlyError",
     "RefusedError",
+    "SqliteStore",
     "Store",
     "StoreError",
+    "is_url",
     "match_id_of",
     "open_store",
+    "redacted",
     "verify_stored",
 ]

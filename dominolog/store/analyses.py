@@ -15,13 +15,9 @@ reads as no analysis.
 from __future__ import annotations
 
 import json
-import sqlite3
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from sqlite_utils import Database
+from typing import Any
 
 TABLE = "analyses"
 
@@ -54,15 +50,17 @@ def _review(text: Any) -> dict[str, Any] | None:
 class Analyses:
     """The store's analysis cache (mixed into :class:`~dominolog.store.store.Store`)."""
 
-    conn: sqlite3.Connection
-    db: Database
+    conn: Any
     read_only: bool
+    #: how a row is kept, replacing one with the same key (the backends' SQL differs)
+    _SAVE_ANALYSIS = "INSERT OR REPLACE INTO analyses VALUES (?, ?, ?, ?, ?, ?)"
 
     def _write(self) -> AbstractContextManager[None]:
         raise NotImplementedError
 
     def _has_analyses(self) -> bool:
-        return TABLE in set(self.db.table_names())
+        """Whether the table is there (a SQLite store made before it, read-only, has none)."""
+        return True
 
     def save_analysis(
         self, match_id: str, head: str, version: str, settings: dict[str, Any], review: dict[str, Any]
@@ -74,7 +72,7 @@ class Analyses:
             if not self._has_analyses():
                 self.conn.execute(ANALYSES)
             self.conn.execute(
-                "INSERT OR REPLACE INTO analyses VALUES (?, ?, ?, ?, ?, ?)",
+                self._SAVE_ANALYSIS,
                 (match_id, head, version, settings_text(settings), now, text),
             )
 

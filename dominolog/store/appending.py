@@ -1,7 +1,8 @@
 """Appending to a stored match, one durable event at a time, at the speed of play.
 
-Each append is one transaction (WAL, ``synchronous=FULL``): when :meth:`Appending.append`
-returns, the event survives a crash. The store keeps each match it appended to folded
+Each append is one transaction (SQLite: WAL, ``synchronous=FULL``; PostgreSQL:
+``synchronous_commit=on``, the match locked for it): when :meth:`Appending.append` returns, the
+event survives a crash. The store keeps each match it appended to folded
 (a :class:`~dominolog.reducer.MatchReducer` per match): an append folds only the new
 event and writes only what it changed in the projections, so its cost does not grow
 with the match. The fold is checked against the stored head first: when another writer
@@ -13,7 +14,6 @@ certain is not written (:mod:`dominolog.reducer.checks`).
 
 from __future__ import annotations
 
-import sqlite3
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,12 +65,16 @@ class Appending:
     """The append half of :class:`~dominolog.store.store.Store`."""
 
     # what it shares with the rest of the store
-    path: Path
-    conn: sqlite3.Connection
+    path: Path | str
+    conn: Any
+    _taken_errors: tuple[type[BaseException], ...]
     _folds: dict[str, Fold]
     _starts: dict[str, Record]
 
     def _write(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def _lock_match(self, match_id: str) -> None:
         raise NotImplementedError
 
     def records(self, match_id: str, after: int = 0) -> list[tuple[Record, str]]:
@@ -100,6 +104,8 @@ class Appending:
         fold = self._folds.get(match_id)
         if fold is not None and fold.seq == seq and fold.head == head:
             return fold
+        if fold is not None and fold.seq < seq and self._catch_up(match_id, fold, seq, head):
+            return fold
         reducer = MatchReducer(f"{self.path}#{match_id}", 1)
         for rec, _ in self.records(match_id):
             reducer.feed(rec)
@@ -108,6 +114,21 @@ class Appending:
             fold.seq, fold.head = seq, head
         self._folds[match_id] = fold
         return fold
+
+    def _catch_up(self, match_id: str, fold: Fold, seq: int, head: str) -> bool:
+        """Bring a fold another writer has got ahead of up to ``seq`` by folding only the events
+        written since (not the whole match again): True when they follow on from it, their chain
+        ending in the stored ``head``. Else the fold is left to be made afresh."""
+        newer = self.records(match_id, after=fold.seq)
+        if [rec.seq for rec, _ in newer] != list(range(fold.seq + 1, seq + 1)):
+            return False
+        for rec, _ in newer:
+            fold.reducer.feed(rec)
+        if fold.reducer.head != head or fold.reducer.events != seq:
+            return False  # (the caller folds the match afresh, in place of this one)
+        fold.seq, fold.head = seq, head
+        fold.hands = -1  # the other writer wrote hands of its own: the match's are written again
+        return True
 
     def append(self, match_id: str, line: bytes, expected_seq: int | None = None, check: bool = False) -> Appended:
         """Append one event line to a match (a new match when ``match_id`` has none yet).
@@ -125,8 +146,10 @@ class Appending:
         obj, kind = rec.obj, rec.event.type
         own = obj.get("seq")
         want = expected_seq if expected_seq is not None else own if isinstance(own, int) else None
+        folding = False
         try:
             with self._write():
+                self._lock_match(match_id)
                 last = self.conn.execute(
                     "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
                 ).fetchone()
@@ -142,21 +165,23 @@ class Appending:
                 rec = decode_line(line, seq, seq)
                 chain = chain_hash_bytes(prev, record_canon(rec))
                 self._check_own_hash(match_id, rec, chain, seq)
+                folding = True
                 fold = self._fold(match_id, seq - 1, prev)
                 found, unverified = fold_checked(fold.reducer, rec, check)
                 try:
                     self.conn.execute(
                         "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (match_id, *self.row_of(rec, chain))
                     )
-                except sqlite3.IntegrityError:
+                except self._taken_errors:
                     raise ConflictError(
                         f"match {shown(match_id)}: seq {seq} was taken by another writer; nothing was written"
                     ) from None
                 fold.seq, fold.head = seq, chain
                 self._project_fold(match_id, fold)
         except BaseException:
-            self._folds.pop(match_id, None)  # whatever the fold holds now, the next append folds afresh
-            self._starts.pop(match_id, None)
+            if folding:  # whatever the fold holds now, the next append folds afresh (a seq taken before: kept)
+                self._folds.pop(match_id, None)
+                self._starts.pop(match_id, None)
             raise
         return Appended(seq, chain, found, unverified)
 

@@ -1,4 +1,6 @@
-"""Opening a store: only a SQLite file of ours, whole, and writable when the command writes.
+"""Opening a store: a ``postgresql://`` URL is a PostgreSQL database (:mod:`dominolog.store.postgres`,
+psycopg imported only then); anything else is a SQLite file, opened only if it is ours, whole, and
+writable when the command writes.
 
 Nothing is written to a file that is not ours: a FIFO, a device or a folder is refused from its file
 type, another program's database from its ``application_id`` (ours is "DmLg") or its tables, a
@@ -25,7 +27,9 @@ import sqlite_utils
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.analyses import TABLE as ANALYSES_TABLE
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
+from dominolog.store.sqlite import SqliteStore
 from dominolog.store.store import BUSY_SECONDS, Store
+from dominolog.store.target import is_url
 from dominolog.store.views import VIEW_NAMES, VIEWS
 from dominolog.textsafe import shown
 
@@ -92,7 +96,8 @@ CREATE TABLE imports (
 
 
 def open_store(path: Path | str, create: bool = True, write: bool | None = None) -> Store:
-    """Open (or, with ``create``, create) the store at ``path``; :class:`StoreError` with a clear message
+    """Open (or, with ``create``, create) the store at ``path``, a SQLite file or a ``postgresql://``
+    URL (:func:`dominolog.store.postgres.open_postgres`); :class:`StoreError` with a clear message
     if it cannot be used. ``write`` (default: ``create``) says whether the command will write: a store
     that cannot be written is then refused (:class:`ReadOnlyError`) before anything happens.
 
@@ -101,8 +106,12 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
     from SQLite's ``quick_check``, all before the first write. A store whose file or folder cannot be
     written (read-only media, permissions) is read as immutable, leaving no ``-wal``/``-shm`` behind.
     """
-    p = Path(path)
     write = create if write is None else write
+    if is_url(path):
+        from dominolog.store.postgres import open_postgres
+
+        return open_postgres(str(path), create=create, write=write)
+    p = Path(path)
     try:
         st = os.stat(p)
     except FileNotFoundError:
@@ -164,7 +173,7 @@ def _read_only_folder(p: Path) -> bool:
         return True
 
 
-def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> Store:
+def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> SqliteStore:
     # Whose database is it, and is it whole? Asked before anything is changed (the journal mode is a change).
     try:
         objects = conn.execute("SELECT type, name FROM sqlite_master").fetchall()
@@ -187,7 +196,7 @@ def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> Store:
         if not found:
             raise StoreError(f"{p}: an empty database, not a dominolog store")
         _check_version(p, conn)
-        return Store(p, sqlite_utils.Database(conn), read_only=True)
+        return SqliteStore(p, sqlite_utils.Database(conn), read_only=True)
     start = time.monotonic()
     while True:
         try:
@@ -221,7 +230,7 @@ def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> Store:
     else:  # (another program's tables were refused above, before anything was changed)
         _check_version(p, conn)
         _add_views(conn)
-    return Store(p, db)
+    return SqliteStore(p, db)
 
 
 def _add_views(conn: sqlite3.Connection) -> None:

@@ -1,22 +1,27 @@
-"""The match store: one SQLite file (through sqlite-utils), events first.
+"""The match store, events first: what every backend shares (:class:`Store`); the SQLite file is
+:class:`~dominolog.store.sqlite.SqliteStore`, a PostgreSQL database
+:class:`~dominolog.store.postgres.PostgresStore`. Both run the SQL below, written with ``?``
+parameters and in the subset the two databases share; what differs (taking the write lock, locking
+a match against another writer, what counts as a conflict, what text the database can hold) is a
+hook of :class:`Store` each backend gives.
 
-``events`` is the source of truth and append-only: triggers refuse UPDATE and
-DELETE, the primary key (match_id, seq) lets only one writer take a seq, and
-every row carries the chain hash up to it (docs/format.md), so an edit made behind
-the tool's back shows as a ``hash-mismatch`` at that event. ``matches`` and
-``hands`` are projections, rebuilt from ``events`` alone by :meth:`Store.reindex`.
-``imports`` records where each match came from (not a projection); ``analyses`` keeps what
-``dominolog analyze`` found, by match head (:mod:`~dominolog.store.analyses`: a cache, not events).
+``events`` is the source of truth and append-only: the database refuses UPDATE and DELETE
+(triggers), the primary key (match_id, seq) lets only one writer take a seq, and every row carries
+the chain hash up to it (docs/format.md), so an edit made behind the tool's back shows as a
+``hash-mismatch`` at that event. ``matches`` and ``hands`` are projections, rebuilt from ``events``
+alone by :meth:`Store.reindex`. ``imports`` records where each match came from (not a projection);
+``analyses`` keeps what ``dominolog analyze`` found, by match head
+(:mod:`~dominolog.store.analyses`: a cache, not events).
 
-The file runs in WAL mode with ``synchronous=FULL``: an event acknowledged
-(committed) survives a crash. Each match is imported in one transaction.
+An event acknowledged (committed) survives a crash: SQLite runs in WAL mode with
+``synchronous=FULL``, PostgreSQL with ``synchronous_commit=on``. Each match is imported all or
+nothing.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,17 +29,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from dominolog.log.reader import MatchLog, Record, decode_line
 from dominolog.reducer import MatchReducer, MatchReport
 from dominolog.store.analyses import Analyses
 from dominolog.store.appending import Appending, Fold
-from dominolog.store.errors import ReadOnlyError, StoreError
+from dominolog.store.errors import ReadOnlyError
 from dominolog.textsafe import shown
 
 #: how long a writer waits for another one's lock
 BUSY_SECONDS = 5.0
+
+
+class Busy(Exception):
+    """A match of an import is locked by another writer while this transaction holds other matches'
+    locks: the transaction is committed first, then the lock waited for (no deadlock)."""
 
 
 @dataclass(slots=True)
@@ -62,12 +70,18 @@ def match_id_of(log: MatchLog, head: str) -> str:
 
 
 class Store(Appending, Analyses):
-    """An open store. Use :func:`open_store`."""
+    """An open store (use :func:`~dominolog.store.open_store`): what the backends share. ``path`` names
+    it in messages (a SQLite file's path, or a PostgreSQL URL without its password); ``conn`` runs SQL
+    written with ``?`` parameters (a PostgreSQL connection is wrapped to take them)."""
 
-    def __init__(self, path: Path, db: sqlite_utils.Database, read_only: bool = False) -> None:
+    #: what the database raises when a row's primary key is taken (another writer was first)
+    _taken_errors: tuple[type[BaseException], ...] = ()
+    #: what the database raises for a value it cannot hold (a match is then refused, not stored)
+    _data_errors: tuple[type[BaseException], ...] = ()
+
+    def __init__(self, path: Path | str, conn: Any, read_only: bool = False) -> None:
         self.path = path
-        self.db = db
-        self.conn: sqlite3.Connection = db.conn
+        self.conn = conn
         self.read_only = read_only
         #: matches kept folded for appending (store.appending)
         self._folds: dict[str, Fold] = {}
@@ -83,27 +97,42 @@ class Store(Appending, Analyses):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- transactions ----------------------------------------------------------
+    # -- transactions (the backends' hooks) ---------------------------------------------
     def _begin(self) -> None:
-        """BEGIN IMMEDIATE: take the write lock now (waiting up to the busy timeout), so that a
-        check-then-write cannot race another writer."""
+        """Begin a write transaction, taking what lock the backend needs so that a check-then-write
+        cannot race another writer; :class:`ReadOnlyError` on a store that cannot be written."""
         if self.read_only:
             raise ReadOnlyError(f"{self.path}: the store is read-only here; nothing was written")
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"{self.path}: {exc} (another program holds it; tried for {BUSY_SECONDS:.0f} s)") from None
+        self.conn.execute("BEGIN")
+
+    def _commit(self) -> None:
+        self.conn.execute("COMMIT")
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+    def _lock_match(self, match_id: str) -> None:
+        """Keep other writers off the match until the transaction ends (SQLite's write lock does
+        already). A transaction that holds other matches' locks is not made to wait: :class:`Busy`."""
+
+    def _lock_projections(self) -> None:
+        """Keep writers off ``matches`` and ``hands`` until the transaction ends (a reindex)."""
+
+    def _storable_id(self, match_id: str) -> str | None:
+        """Why the database cannot hold this match id, or None."""
+        return None
 
     @contextmanager
     def _write(self) -> Iterator[None]:
-        """One write transaction: BEGIN IMMEDIATE, COMMIT when the block ends, ROLLBACK if it raises."""
+        """One write transaction: begun (with the write lock), committed when the block ends, rolled
+        back if it raises."""
         self._begin()
         try:
             yield
-            self.conn.execute("COMMIT")
+            self._commit()
         except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+            self._rollback()
             raise
 
     # -- reading -------------------------------------------------------------------
@@ -168,19 +197,25 @@ class Store(Appending, Analyses):
             for log in logs:
                 if not self.conn.in_transaction:
                     self._begin()
-                result = self._import_one(log, source or log.source)
+                try:
+                    result = self._import_one(log, source or log.source)
+                except Busy:  # another writer holds one of its matches: commit ours, then wait for it
+                    self._commit()
+                    yield from pending
+                    pending, size = [], 0
+                    self._begin()
+                    result = self._import_one(log, source or log.source)
                 pending.append(result)
                 size += result.events
                 if size >= batch_events:
-                    self.conn.execute("COMMIT")
+                    self._commit()
                     yield from pending
                     pending, size = [], 0
             if self.conn.in_transaction:
-                self.conn.execute("COMMIT")
+                self._commit()
             yield from pending
         except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+            self._rollback()
             raise
 
     def _import_one(self, log: MatchLog, src: str) -> ImportResult:
@@ -193,8 +228,13 @@ class Store(Appending, Analyses):
             )
         first = log.records[0].obj if log.records and not log.records[0].raw_only else None
         given = first.get("id") if first else None
-        if isinstance(given, str) and given and self.has_match(given):
-            return self._already(src, log, given)
+        if isinstance(given, str) and given:
+            why = self._storable_id(given)
+            if why is not None:
+                return ImportResult(src, log.line, None, "failed", reason=f"the id {shown(given, 100)}: {why}")
+            self._lock_match(given)
+            if self.has_match(given):
+                return self._already(src, log, given)
         reducer = MatchReducer(log.source, log.line)
         rows: list[tuple[Any, ...]] = []
         row = self.row_of
@@ -203,6 +243,8 @@ class Store(Appending, Analyses):
             rows.append(row(rec, reducer.head))
         report = reducer.report()
         mid = match_id_of(log, report.head)
+        if mid != given:
+            self._lock_match(mid)
         if self.has_match(mid):
             return self._already(src, log, mid)
         same = self.conn.execute("SELECT id FROM matches WHERE head = ?", (report.head,)).fetchone()
@@ -216,6 +258,12 @@ class Store(Appending, Analyses):
                 "INSERT INTO imports VALUES (?, ?, ?, ?)",
                 (mid, src, log.line, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")),
             )
+        except self._data_errors as exc:  # a value the database cannot hold: the match is not stored
+            self._starts.pop(mid, None)
+            self.conn.execute("ROLLBACK TO import_match")
+            self.conn.execute("RELEASE import_match")
+            reason = f"the database cannot hold it ({shown(str(exc).splitlines()[0], 200)}): not stored"
+            return ImportResult(src, log.line, mid, "failed", reason=reason)
         except BaseException:
             self._starts.pop(mid, None)
             self.conn.execute("ROLLBACK TO import_match")
@@ -320,6 +368,7 @@ class Store(Appending, Analyses):
         """Rebuild ``matches`` and ``hands`` from ``events`` alone; returns the number of matches."""
         ids = self.match_ids()
         with self._write():
+            self._lock_projections()
             self.conn.execute("DELETE FROM hands")
             self.conn.execute("DELETE FROM matches")
             for mid in ids:
@@ -350,9 +399,18 @@ class Store(Appending, Analyses):
         if status:
             sql += " AND status = ?"
             args.append(status)
-        if player:
-            sql += " AND EXISTS (SELECT 1 FROM json_each(matches.players) WHERE value = ?)"
-            args.append(player)
         cur = self.conn.execute(sql + " ORDER BY id", args)
         cols = [c[0] for c in cur.description]
-        return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+        rows = [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+        if player:  # (in Python: the databases' JSON functions differ)
+            rows = [r for r in rows if player in _players(r["players"])]
+        return rows
+
+
+def _players(text: Any) -> list[Any]:
+    """The players of a ``matches`` row (its JSON array), or none if it is not one."""
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return []
+    return value if isinstance(value, list) else []

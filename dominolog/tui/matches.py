@@ -88,7 +88,7 @@ class StoreMatches:
     """The matches of a store, read again each time the list is shown (another program may add some)."""
 
     def __init__(self, db: Path | str) -> None:
-        self.db = Path(db)
+        self.db = db  # a SQLite file, or a postgresql:// URL (which a Path would spoil)
 
     def entries(self) -> list[MatchEntry]:
         from dominolog.store import open_store
@@ -109,4 +109,5 @@ class StoreMatches:
             if not store.has_match(key):
                 raise KeyError(key)
             records = [rec for rec, _ in store.records(key)]
-        return MatchLog(f"{self.db}#{key}", 1, records), key
+            name = store.path  # (a URL without its password)
+        return MatchLog(f"{name}#{key}", 1, records), key

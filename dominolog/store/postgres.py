@@ -1,0 +1,169 @@
+"""The PostgreSQL store: a database on a server, through psycopg 3, for many recorders at once.
+
+The same tables as the SQLite store (:mod:`dominolog.store.pgschema`), the same SQL
+(:mod:`dominolog.store.store`, its ``?`` parameters turned into psycopg's ``%s`` by
+:class:`PgConnection`), the same guarantees:
+
+- ``events`` is append-only: triggers raise on UPDATE, DELETE and TRUNCATE, and those privileges
+  are revoked from PUBLIC (a recorder's role needs only SELECT and INSERT: docs/store.md);
+- (match_id, seq) is the primary key: when two recorders append the same seq, one wins and the other
+  gets :class:`~dominolog.store.errors.ConflictError` (exit 4), never a fork. An append takes a
+  transaction-level advisory lock on its match first (``pg_advisory_xact_lock``), so appends to one
+  match are serialized and appends to different matches are not;
+- every row carries its chain hash, checked by ``verify --db``; the projections are rebuilt by
+  ``reindex``;
+- durable on commit: the session runs with ``synchronous_commit=on`` whatever the server's default.
+
+A line is stored exactly as read: as text when PostgreSQL's text can hold it (UTF-8 without NUL),
+else as bytes in ``raw`` (SQLite's store keeps only lines that are not UTF-8 there). The SQL views
+for Datasette (:mod:`dominolog.store.views`) are SQLite's only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from dominolog.log.reader import Record
+from dominolog.store.errors import RefusedError, StoreError
+from dominolog.store.store import BUSY_SECONDS, Busy, Store
+from dominolog.textsafe import shown
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from dominolog.store.appending import Appended
+
+
+def _sql(query: str) -> str:
+    """A query written with ``?`` parameters as psycopg takes it (``%s``; a literal ``%`` doubled)."""
+    return query.replace("%", "%%").replace("?", "%s")
+
+
+class PgConnection:
+    """A psycopg connection (autocommit: transactions are begun and ended by the store) that runs the
+    store's SQL as it is written for both databases, ``?`` parameters and all."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.raw = conn
+        self._queries: dict[str, str] = {}
+
+    def _query(self, query: str) -> str:
+        done = self._queries.get(query)
+        if done is None:
+            done = self._queries[query] = _sql(query)
+        return done
+
+    def execute(self, query: str, params: Sequence[Any] | None = None) -> psycopg.Cursor[Any]:
+        if params is None:
+            return self.raw.execute(query)  # type: ignore[arg-type]
+        return self.raw.execute(self._query(query), params)  # type: ignore[arg-type]
+
+    def executemany(self, query: str, rows: Iterable[Sequence[Any]]) -> None:
+        with self.raw.cursor() as cur:
+            cur.executemany(self._query(query), rows)  # type: ignore[arg-type]
+
+    @property
+    def in_transaction(self) -> bool:
+        from psycopg.pq import TransactionStatus
+
+        return self.raw.info.transaction_status in (TransactionStatus.INTRANS, TransactionStatus.INERROR)
+
+    def commit(self) -> None:
+        if self.in_transaction:
+            self.raw.execute("COMMIT")
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def _text(value: Any) -> Any:
+    """A value of a text column as PostgreSQL can hold it (its text has no NUL: U+FFFD instead)."""
+    return value.replace("\x00", "\ufffd") if isinstance(value, str) and "\x00" in value else value
+
+
+class PostgresStore(Store):
+    """A store in a PostgreSQL database. Use :func:`dominolog.store.open_store` with a URL."""
+
+    conn: PgConnection
+    _SAVE_ANALYSIS = (
+        "INSERT INTO analyses VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, head, version, settings) "
+        "DO UPDATE SET analysed_at = EXCLUDED.analysed_at, review = EXCLUDED.review"
+    )
+
+    def __init__(self, name: str, conn: PgConnection, read_only: bool = False) -> None:
+        from psycopg import errors
+
+        super().__init__(name, conn, read_only)
+        self._taken_errors = (errors.UniqueViolation,)
+        self._data_errors = (errors.DataError, errors.UntranslatableCharacter)
+        self._lock_errors = (errors.LockNotAvailable, errors.DeadlockDetected)
+        #: the matches this transaction has locked
+        self._locked: set[str] = set()
+
+    def _begin(self) -> None:
+        super()._begin()
+        self._locked.clear()
+
+    def _commit(self) -> None:
+        self._locked.clear()
+        super()._commit()
+
+    def _rollback(self) -> None:
+        self._locked.clear()
+        super()._rollback()
+
+    def _lock_match(self, match_id: str) -> None:
+        """A transaction-level advisory lock on the match (released at COMMIT or ROLLBACK), waited for
+        (up to the lock timeout) unless this transaction holds others already: then :class:`Busy`."""
+        if match_id in self._locked:
+            return
+        key = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
+        try:
+            if self._locked:
+                key = "SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))"
+                if not self.conn.execute(key, (match_id,)).fetchone()[0]:
+                    raise Busy(match_id)
+            else:
+                self.conn.execute(key, (match_id,))
+        except self._lock_errors:
+            raise StoreError(
+                f"{self.path}: match {shown(match_id, 100)} is locked by another writer "
+                f"(tried for {BUSY_SECONDS:.0f} s); nothing was written"
+            ) from None
+        self._locked.add(match_id)
+
+    def _lock_projections(self) -> None:
+        self.conn.execute("LOCK TABLE matches, hands IN SHARE ROW EXCLUSIVE MODE")
+
+    def _storable_id(self, match_id: str) -> str | None:
+        return "PostgreSQL text cannot hold a NUL character" if "\x00" in match_id else None
+
+    def append(self, match_id: str, line: bytes, expected_seq: int | None = None, check: bool = False) -> Appended:
+        why = self._storable_id(match_id)
+        if why is not None:
+            raise RefusedError(f"match {shown(match_id, 100)}: {why}; nothing was written")
+        return super().append(match_id, line, expected_seq, check)
+
+    @staticmethod
+    def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
+        """The row of ``events`` for ``rec``: as in SQLite, but a line PostgreSQL's text cannot hold
+        (a NUL in it) goes to ``raw`` too, and the columns copied out of the event lose their NULs."""
+        seq, kind, player, tile, text, raw, at, hash_ = Store.row_of(rec, chain)
+        if raw is None and "\x00" in text:
+            raw = rec.data
+        return (seq, _text(kind), _text(player), _text(tile), _text(text), raw, _text(at), hash_)
+
+
+def open_postgres(url: str, create: bool = True, write: bool = True) -> PostgresStore:
+    """Open (or, with ``create``, make) the store in the PostgreSQL database ``url``; messages name it
+    without its password."""
+    from dominolog.store.pgschema import connect, prepare
+
+    conn, name = connect(url)
+    try:
+        read_only = prepare(conn, name, create, write)
+    except BaseException:
+        conn.close()
+        raise
+    return PostgresStore(name, conn, read_only)

@@ -1,0 +1,287 @@
+"""The store's contract, one test case run against every backend (eventsourcing's pattern): the tests
+are in :class:`StoreContract`; :class:`TestSqliteStore` and :class:`TestPostgresStore` each give the
+store (a target for :func:`open_store`) and the backend's ways past its own guards (a test may tamper
+as a database owner can).
+
+Every test also holds the backend to the SQLite store of today: the same files imported into a fresh
+SQLite file give the same projections, row for row.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dominolog.log.reader import iter_matches
+from dominolog.store import ConflictError, ReadOnlyError, RefusedError, Store, StoreError, open_store, verify_stored
+from tests.conftest import ROOT
+
+REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
+GHOST = ROOT / "replays" / "ghost13-disputed.jsonl"
+GHOST_ID = "disputed-2026-11-20"
+START = b'{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":"m"}'
+DEAL = b'{"type":"deal","leader":"Ana","hands":null}'
+#: lines a store must give back byte for byte: not UTF-8, an escaped NUL in a copied column, a
+#: non-ASCII name, odd spacing
+HOSTILE = [
+    b'{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":"hostile","at":"2026-11-20T21:05:25Z"}',
+    b'{"type":"deal",  "leader":"Ana","hands":null,"at":"2026\\u0000-11"}',
+    b'{"type":"note","text":"caf\xe9 \xff not UTF-8"}',
+    '{"type":"note","text":"Zoë ♠ \\u00e9"}'.encode(),
+]
+
+
+def import_files(store: Store, files: list[Path]) -> list[str]:
+    """Import ``files``; the statuses of the matches, in order."""
+    out = []
+    for f in files:
+        out += [r.status for r in store.import_matches(iter_matches(f))]
+    return out
+
+
+def hostile_file(tmp_path: Path) -> Path:
+    path = tmp_path / "hostile.jsonl"
+    path.write_bytes(b"\n".join(HOSTILE) + b"\n")
+    return path
+
+
+class StoreContract:
+    """The tests every backend passes. A subclass gives the ``target`` fixture and :meth:`tamper`."""
+
+    @pytest.fixture
+    def target(self, tmp_path: Path) -> str | Path:
+        raise NotImplementedError
+
+    @pytest.fixture
+    def store(self, target: str | Path) -> Iterator[Store]:
+        with open_store(target) as s:
+            yield s
+
+    def tamper(self, store: Store, sql: str, params: tuple[Any, ...] = ()) -> None:
+        """Run an UPDATE or DELETE on ``events`` past the database's own guards (as an owner can)."""
+        raise NotImplementedError
+
+    #: what the database raises when it refuses a statement
+    refused: tuple[type[BaseException], ...] = ()
+
+    def reference(self, tmp_path: Path, files: list[Path]) -> tuple[list[Any], list[Any]]:
+        """The projections a fresh SQLite store gives for ``files``."""
+        with open_store(tmp_path / "reference.db") as ref:
+            import_files(ref, files)
+            return ref.projections()
+
+    # -- import and read back ---------------------------------------------------------------------------------
+    def test_import_gives_every_line_back_byte_for_byte(self, store: Store, tmp_path: Path) -> None:
+        files = [*REPLAYS, hostile_file(tmp_path)]
+        assert import_files(store, files) == ["imported"] * 23
+        for f in files:
+            for log in iter_matches(f):
+                mid = log.records[0].obj["id"]  # type: ignore[index]
+                assert list(store.lines(mid)) == [r.data for r in log.records]
+                assert [rec.data for rec, _ in store.records(mid)] == [r.data for r in log.records]
+                assert store.start_of(mid).data == log.records[0].data  # type: ignore[union-attr]
+        assert list(store.lines("hostile")) == HOSTILE
+        assert len(store.match_ids()) == 23 and store.has_match("hostile") and not store.has_match("nope")
+        assert store.projections() == self.reference(tmp_path, files)
+        assert import_files(store, [GHOST]) == ["skipped", "skipped"]  # the same lines again
+
+    def test_verify_finds_the_stored_matches_as_the_files_are(self, store: Store, tmp_path: Path) -> None:
+        import_files(store, [*REPLAYS, hostile_file(tmp_path)])
+        invalid = sorted(m for m in store.match_ids() if not verify_stored(store, m).valid)
+        with open_store(tmp_path / "reference.db") as ref:
+            import_files(ref, [*REPLAYS, hostile_file(tmp_path)])
+            assert invalid == sorted(m for m in ref.match_ids() if not verify_stored(ref, m).valid)
+        assert all("hash-mismatch" not in str(verify_stored(store, m).violations) for m in store.match_ids())
+
+    def test_other_lines_under_a_stored_id_are_a_conflict(self, store: Store, tmp_path: Path) -> None:
+        import_files(store, [GHOST])
+        lines = GHOST.read_bytes().splitlines()
+        lines[5] = lines[5].replace(b'"at":"', b'"at":"1')
+        other = tmp_path / "other.jsonl"
+        other.write_bytes(b"\n".join(lines) + b"\n")
+        result, same = store.import_matches(iter_matches(other))
+        assert result.status == "conflict" and "first difference at seq 6" in result.reason
+        assert same.status == "skipped"
+        assert list(store.lines(GHOST_ID)) == GHOST.read_bytes().splitlines()[: len(store.records(GHOST_ID))]
+
+    # -- appending -----------------------------------------------------------------------------------------------
+    def test_append_writes_each_event_in_sequence(self, store: Store) -> None:
+        assert store.append("m", START, expected_seq=1).seq == 1
+        assert store.append("m", DEAL, expected_seq=2).seq == 2
+        done = store.append("m", b'{"type":"play","player":"Ana","tile":"6-6"}')
+        assert done.seq == 3 and done.head == store.records("m")[-1][1]
+        assert [rec.seq for rec, _ in store.records("m")] == [1, 2, 3]
+        assert [rec.seq for rec, _ in store.records("m", after=2)] == [3]
+        (row,) = store.list_matches()
+        assert (row["id"], row["events"], row["status"], row["head"]) == ("m", 3, "open", done.head)
+        assert verify_stored(store, "m").valid
+
+    def test_a_taken_seq_is_a_conflict_and_nothing_is_written(self, store: Store) -> None:
+        store.append("m", START)
+        store.append("m", DEAL)
+        with pytest.raises(ConflictError, match="seq 2 is taken"):
+            store.append("m", b'{"type":"note","text":"late"}', expected_seq=2)
+        assert len(store.records("m")) == 2
+        with pytest.raises(RefusedError):
+            store.append("m", b"not json")
+        assert len(store.records("m")) == 2
+
+    def test_two_recorders_on_one_seq_make_one_winner_not_a_fork(self, target: str | Path) -> None:
+        with open_store(target) as first, open_store(target) as second:
+            first.append("m", START)
+            second.append("m", DEAL, expected_seq=2)  # each has folded the match
+            first.append("m", b'{"type":"play","player":"Ana","tile":"6-6"}', expected_seq=3)
+            with pytest.raises(ConflictError):
+                second.append("m", b'{"type":"play","player":"Ana","tile":"5-5"}', expected_seq=3)
+            assert b"6-6" in list(second.lines("m"))[2] and len(second.records("m")) == 3
+            assert second.append("m", b'{"type":"pass","player":"Ben"}').seq == 4  # folds the match again
+            assert verify_stored(first, "m").valid
+
+    # -- append-only, guarded by the database itself -------------------------------------------------------------
+    def test_update_and_delete_of_events_are_refused_by_the_database(self, store: Store) -> None:
+        store.append("m", START)
+        before = list(store.lines("m"))
+        for sql in ("UPDATE events SET json = '{}'", "DELETE FROM events", "UPDATE events SET hash = '' WHERE seq = 1"):
+            with pytest.raises(self.refused, match="append-only"):
+                store.conn.execute(sql)
+            store._rollback()
+        assert list(store.lines("m")) == before
+
+    def test_verify_finds_a_row_changed_behind_the_store(self, store: Store) -> None:
+        import_files(store, [GHOST])
+        assert verify_stored(store, GHOST_ID).valid is False  # (a disputed match: invalid by its rules)
+        clean = {i.code for i in verify_stored(store, GHOST_ID).violations}
+        assert "hash-mismatch" not in clean
+        self.tamper(
+            store,
+            "UPDATE events SET json = replace(json, '\"6-6\"', '\"5-5\"') WHERE match_id = ? AND seq = 3",
+            (GHOST_ID,),
+        )
+        found = [i for i in verify_stored(store, GHOST_ID).violations if i.code == "hash-mismatch"]
+        assert {i.seq for i in found} == {3}
+        assert any("changed in the database after it was written" in i.message for i in found)
+
+    def test_verify_finds_a_deleted_tail(self, store: Store) -> None:
+        import_files(store, [GHOST])
+        events = len(store.records(GHOST_ID))
+        self.tamper(store, "DELETE FROM events WHERE match_id = ? AND seq > ?", (GHOST_ID, events - 2))
+        found = [i for i in verify_stored(store, GHOST_ID).violations if i.code == "hash-mismatch"]
+        assert len(found) == 1 and "events were deleted or changed" in found[0].message
+
+    # -- projections ---------------------------------------------------------------------------------------------
+    def test_reindex_rebuilds_the_projections_it_had(self, store: Store, tmp_path: Path) -> None:
+        import_files(store, REPLAYS)
+        store.append("m", START)
+        before = store.projections()
+        with store._write():
+            store.conn.execute("DELETE FROM hands")
+            store.conn.execute("UPDATE matches SET status = 'complete', totals = '{}'")
+        assert store.projections() != before
+        assert store.reindex() == 23
+        assert store.projections() == before
+
+    def test_list_filters_and_first_times(self, store: Store) -> None:
+        import_files(store, REPLAYS)
+        every = store.list_matches()
+        assert len(every) == 22
+        assert store.list_matches(variant="ghost13") == [r for r in every if r["variant"] == "ghost13"] != []
+        assert store.list_matches(status="invalid") == [r for r in every if r["violations"]] != []
+        assert store.list_matches(player="Nobody") == []
+        with_ana = store.list_matches(player="Ana")
+        assert with_ana and all("Ana" in json.loads(r["players"]) for r in with_ana)
+        assert store.first_at(GHOST_ID) == "2026-11-20T21:05:25Z"
+        assert store.close_ids("disputed-2026-11-2")[0] == GHOST_ID
+
+    # -- analyses ------------------------------------------------------------------------------------------------
+    def test_analyses_are_kept_by_head_version_and_settings(self, store: Store) -> None:
+        store.append("m", START)
+        head = store.records("m")[-1][1]
+        store.save_analysis("m", head, "1", {"samples": 8}, {"review": 1})
+        store.save_analysis("m", head, "1", {"samples": 8}, {"review": 2})  # replaces
+        store.save_analysis("m", head, "1", {"samples": 16}, {"review": 3})
+        assert store.analysis("m", head, "1", {"samples": 8}) == {"review": 2}
+        assert store.analysis("m", head, "2", {"samples": 8}) is None
+        assert store.analysis("m", "other", "1", {"samples": 8}) is None
+        assert sorted(r["review"] for _, r in store.analyses_of("m", head, "1")) == [2, 3]
+
+    # -- opening -------------------------------------------------------------------------------------------------
+    def test_nothing_there_is_a_clear_error_without_create(self, target: str | Path) -> None:
+        with pytest.raises(StoreError, match="import something first"):
+            open_store(target, create=False)
+
+    def test_a_store_can_be_opened_again_and_read(self, target: str | Path) -> None:
+        with open_store(target) as s:
+            import_files(s, [GHOST])
+        with open_store(target, create=False, write=False) as s:
+            assert s.match_ids() == [GHOST_ID, "disputed-hidden-2026-11-20"] and not s.read_only
+
+
+class TestSqliteStore(StoreContract):
+    refused = (sqlite3.IntegrityError,)
+
+    @pytest.fixture
+    def target(self, tmp_path: Path) -> Path:
+        return tmp_path / "store.db"
+
+    def tamper(self, store: Store, sql: str, params: tuple[Any, ...] = ()) -> None:
+        with store._write():
+            store.conn.execute("DROP TRIGGER events_append_only_update")
+            store.conn.execute("DROP TRIGGER events_append_only_delete")
+            store.conn.execute(sql, params)
+
+
+class TestPostgresStore(StoreContract):
+    @pytest.fixture
+    def target(self, pg_url: str) -> str:
+        return pg_url
+
+    @property
+    def refused(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
+        import psycopg
+
+        return (psycopg.errors.InsufficientPrivilege,)
+
+    def tamper(self, store: Store, sql: str, params: tuple[Any, ...] = ()) -> None:
+        """As the table's owner (here a superuser): the triggers disabled for one transaction."""
+        with store._write():
+            store.conn.execute("ALTER TABLE events DISABLE TRIGGER USER")
+            store.conn.execute(sql, params)
+            store.conn.execute("ALTER TABLE events ENABLE TRIGGER USER")
+
+    def test_truncate_is_refused_too(self, store: Store) -> None:
+        store.append("m", START)
+        with pytest.raises(self.refused, match="append-only: TRUNCATE refused"):
+            store.conn.execute("TRUNCATE events")
+        assert len(store.records("m")) == 1
+
+    def test_a_role_with_select_and_insert_appends_but_cannot_update_even_without_triggers(
+        self, store: Store, target: str
+    ) -> None:
+        """The privileges guard too: a recorder's role (SELECT and INSERT on events) is refused an UPDATE
+        by PostgreSQL even while the owner has the triggers off."""
+        import psycopg
+
+        conn = store.conn
+        conn.execute("CREATE ROLE recorder LOGIN")
+        conn.execute("GRANT SELECT, INSERT ON events TO recorder")
+        conn.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON matches, hands, imports, analyses TO recorder")
+        conn.execute("ALTER TABLE events DISABLE TRIGGER USER")
+        as_recorder = target.replace("postgresql://postgres@", "postgresql://recorder@")
+        with open_store(as_recorder, create=False) as rec:
+            rec.append("m", START)
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
+                rec.conn.execute("UPDATE events SET json = '{}'")
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
+                rec.conn.execute("DELETE FROM events")
+        conn.execute("ALTER TABLE events ENABLE TRIGGER USER")
+        assert [r.seq for r, _ in store.records("m")] == [1]
+        conn.execute("REVOKE INSERT ON events FROM recorder")
+        with pytest.raises(ReadOnlyError, match="read-only for this role"):
+            open_store(as_recorder, create=False, write=True)
+        with open_store(as_recorder, create=False, write=False) as reader:
+            assert reader.read_only and reader.match_ids() == ["m"]
