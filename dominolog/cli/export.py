@@ -3,6 +3,7 @@ sheets (HTML, with the audit report of a match that breaks the rules beside each
 
 from __future__ import annotations
 
+import itertools
 import os
 import shlex
 import sys
@@ -238,7 +239,7 @@ def export(
         chunks = (text.encode() for text in csv_chunks(rows, LONG_HEADER if long else CSV_HEADER))
     else:
         reports = (_report(m.name, m.records).as_dict() for m in matches)
-        chunks = (text.encode() for text in (*document_chunks(reports), "\n"))
+        chunks = (text.encode() for text in itertools.chain(document_chunks(reports), ["\n"]))
     try:
         _write_chunks(chunks, out)
     finally:

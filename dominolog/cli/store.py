@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -18,7 +19,7 @@ from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
     from dominolog.log.reader import MatchLog
-    from dominolog.store import ImportResult
+    from dominolog.store import ImportResult, Prepared
 
 
 def import_(
@@ -31,27 +32,24 @@ def import_(
     ],
     db: DbOption = DEFAULT_DB,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors: no progress, no summary.")] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Read and check this many files at once (processes); one process writes the store, in the "
+            "files' order: the same matches stored, the same messages.",
+        ),
+    ] = 1,
 ) -> None:
     """Store every match of the files, each in one transaction. Matches already stored (the same id and
     the same lines) are skipped; the same id with other lines is a conflict (exit 1). Matches with
     violations are stored too (the log is what happened at the table) and marked invalid. A match of a
     .dn file that the notation cannot read (a notation error) is not stored."""
-    from dominolog.log.reader import PathError, expand_paths, iter_matches
-    from dominolog.recording.notation import is_dn, iter_matches_dn, notation_errors
-    from dominolog.store import DamagedStoreError, ImportResult, StoreError
+    from dominolog.log.reader import PathError, expand_paths
+    from dominolog.store import DamagedStoreError, StoreError
     from dominolog.verify import batch_gc
-
-    def storable(logs: Iterator[MatchLog], failed: list[ImportResult]) -> Iterator[MatchLog]:
-        """The matches that can be stored; one failed result for each with a notation error."""
-        for log in logs:
-            errors = notation_errors(log)
-            if not errors:
-                yield log
-                continue
-            n = len(errors) - 1
-            more = f" (and {n} more notation error{'s' * (n != 1)})" if n else ""
-            reason = f"{errors[0]}{more}; the match is not stored"
-            failed.append(ImportResult(log.source, log.line, None, "failed", len(log.records), False, reason))
 
     try:
         files = list(expand_paths(paths))
@@ -62,10 +60,7 @@ def import_(
     total_bytes = sum(f.stat().st_size for f in files)
     start = time.perf_counter()
     with store, batch_gc(), LateProgress(total_bytes, "importing", enabled=not quiet) as progress:
-        for f in files:
-            failed: list[ImportResult] = []
-            read = iter_matches_dn(f) if is_dn(f) else iter_matches(f)
-            logs = _advancing(storable(read, failed), progress.advance)
+        for logs, failed in _read_files(files, jobs, progress.advance):
             try:
                 results.extend(store.import_matches(logs))
                 results.extend(failed)
@@ -103,6 +98,65 @@ def _advancing(logs: Iterator[MatchLog], advance: Callable[[int, int], object]) 
     for log in logs:
         advance(sum(len(r.data) + 1 for r in log.records), len(log.records))
         yield log
+
+
+def _storable(logs: Iterator[MatchLog], failed: list[ImportResult]) -> Iterator[MatchLog]:
+    """The matches that can be stored; one failed result for each with a notation error."""
+    from dominolog.recording.notation import notation_errors
+    from dominolog.store import ImportResult
+
+    for log in logs:
+        errors = notation_errors(log)
+        if not errors:
+            yield log
+            continue
+        n = len(errors) - 1
+        more = f" (and {n} more notation error{'s' * (n != 1)})" if n else ""
+        reason = f"{errors[0]}{more}; the match is not stored"
+        failed.append(ImportResult(log.source, log.line, None, "failed", len(log.records), False, reason))
+
+
+def _matches_of(path: Path) -> Iterator[MatchLog]:
+    from dominolog.log.reader import iter_matches
+    from dominolog.recording.notation import is_dn, iter_matches_dn
+
+    return iter_matches_dn(path) if is_dn(path) else iter_matches(path)
+
+
+def _prepared_file(path: Path) -> tuple[list[Prepared], list[ImportResult]]:
+    """Every match of one file folded for storing (what a worker process of ``import --jobs`` runs)."""
+    from dominolog.store import prepare_import
+    from dominolog.verify import batch_gc
+
+    failed: list[ImportResult] = []
+    with batch_gc():
+        return [prepare_import(log) for log in _storable(_matches_of(path), failed)], failed
+
+
+def _read_files(
+    files: list[Path], jobs: int, advance: Callable[[int, int], object]
+) -> Iterator[tuple[Iterable[MatchLog | Prepared], list[ImportResult]]]:
+    """Each file with its matches to store (as read, or with ``jobs`` > 1 folded in other processes, a
+    few files ahead) and the failed results of its notation errors (complete once its matches are used)."""
+    if jobs <= 1 or len(files) <= 1:
+        for f in files:
+            failed: list[ImportResult] = []
+            yield _advancing(_storable(_matches_of(f), failed), advance), failed
+        return
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        ahead: deque[tuple[Path, Future[tuple[list[Prepared], list[ImportResult]]]]] = deque()
+        queue = iter(files)
+        for f in itertools.islice(queue, 2 * jobs):
+            ahead.append((f, pool.submit(_prepared_file, f)))
+        while ahead:
+            f, future = ahead.popleft()
+            prepared, failed = future.result()
+            for nxt in itertools.islice(queue, 1):
+                ahead.append((nxt, pool.submit(_prepared_file, nxt)))
+            advance(f.stat().st_size if f.is_file() else 0, sum(len(p.rows) for p in prepared))
+            yield prepared, failed
 
 
 class Status(StrEnum):

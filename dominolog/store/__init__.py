@@ -8,7 +8,7 @@ from dominolog.store.checking import verify_stored
 from dominolog.store.errors import ConflictError, DamagedStoreError, ReadOnlyError, RefusedError, StoreError
 from dominolog.store.opening import APPLICATION_ID, open_store
 from dominolog.store.sqlite import SqliteStore
-from dominolog.store.store import ImportResult, Store, match_id_of
+from dominolog.store.store import ImportResult, Prepared, Store, match_id_of, prepare_import
 from dominolog.store.target import is_url, redacted
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "ConflictError",
     "DamagedStoreError",
     "ImportResult",
+    "Prepared",
     "ReadOnlyError",
     "RefusedError",
     "SqliteStore",
@@ -24,6 +25,7 @@ __all__ = [
     "is_url",
     "match_id_of",
     "open_store",
+    "prepare_import",
     "redacted",
     "verify_stored",
 ]

@@ -147,11 +147,16 @@ class PostgresStore(Store):
 
     @staticmethod
     def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
-        """The row of ``events`` for ``rec``: as in SQLite, but a line PostgreSQL's text cannot hold
-        (a NUL in it) goes to ``raw`` too, and the columns copied out of the event lose their NULs."""
-        seq, kind, player, tile, text, raw, at, hash_ = Store.row_of(rec, chain)
+        return PostgresStore.fit_row(Store.row_of(rec, chain))
+
+    @staticmethod
+    def fit_row(row: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A row of ``events`` as in SQLite, but a line PostgreSQL's text cannot hold (a NUL in it) goes
+        to ``raw`` too (its text is the line decoded: encoded again, the line's bytes), and the columns
+        copied out of the event lose their NULs."""
+        seq, kind, player, tile, text, raw, at, hash_ = row
         if raw is None and "\x00" in text:
-            raw = rec.data
+            raw = text.encode("utf-8")
         return (seq, _text(kind), _text(player), _text(tile), _text(text), raw, _text(at), hash_)
 
 

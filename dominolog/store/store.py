@@ -24,7 +24,7 @@ import difflib
 import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,8 @@ from dominolog.store.appending import Appending, Fold
 from dominolog.store.errors import ReadOnlyError
 from dominolog.textsafe import shown
 
+#: the first events kept read (a recorder appends to a few matches; an import reads each match once)
+_KEPT_STARTS = 64
 #: how long a writer waits for another one's lock
 BUSY_SECONDS = 5.0
 
@@ -67,6 +69,69 @@ def match_id_of(log: MatchLog, head: str) -> str:
     first = log.records[0].obj if log.records else None
     mid = first.get("id") if first else None
     return mid if isinstance(mid, str) and mid else f"head-{head[:16]}"
+
+
+def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
+    """The row of ``events`` for one record (without its match id), with the chain hash up to it."""
+    obj = rec.value if isinstance(rec.value, dict) else {}
+    kind, player, tile, at = obj.get("type"), obj.get("player"), obj.get("tile"), obj.get("at")
+    if player is None:
+        player = obj.get("leader")
+    if tile is None and kind == "play" and isinstance(obj.get("tiles"), list):
+        tile = " ".join(t for t in obj["tiles"] if isinstance(t, str))
+    try:
+        text, raw = rec.data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        text, raw = rec.data.decode("utf-8", "replace"), rec.data
+    return (
+        rec.seq,
+        kind if isinstance(kind, str) else None,
+        player if isinstance(player, str) else None,
+        tile if isinstance(tile, str) else None,
+        text,
+        raw,
+        at if isinstance(at, str) else None,
+        chain,
+    )
+
+
+@dataclass(slots=True)
+class Prepared:
+    """One match of a file made ready to store, with no database at hand (so that ``import --jobs``
+    can fold matches in other processes): its rows of ``events``, its report, its id; or why it
+    cannot be stored (``failed``)."""
+
+    source: str
+    line: int
+    failed: str | None = None
+    given: str | None = None  # the id its match_start gives
+    match_id: str = ""
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+    report: MatchReport | None = None
+
+    def lines(self) -> Iterator[bytes]:
+        """The match's lines as read."""
+        for row in self.rows:
+            yield row[5] if row[5] is not None else row[4].encode("utf-8")
+
+
+def prepare_import(log: MatchLog) -> Prepared:
+    """Fold one match for storing: every record's row with the chain hash up to it, and the report."""
+    if log.orphan:
+        return Prepared(log.source, log.line, "lines before any match_start: not a match")
+    cut_short = next((r for r in log.records if r.truncated), None)
+    if cut_short is not None:
+        return Prepared(log.source, log.line, f"line {cut_short.line}: {cut_short.error}: not stored")
+    first = log.records[0].obj if log.records and not log.records[0].raw_only else None
+    given = first.get("id") if first else None
+    reducer = MatchReducer(log.source, log.line)
+    rows: list[tuple[Any, ...]] = []
+    for rec in log.records:
+        reducer.feed(rec)
+        rows.append(row_of(rec, reducer.head))
+    report = reducer.report()
+    mid = match_id_of(log, report.head)
+    return Prepared(log.source, log.line, None, given if isinstance(given, str) and given else None, mid, rows, report)
 
 
 class Store(Appending, Analyses):
@@ -164,6 +229,8 @@ class Store(Appending, Analyses):
             if first is None:
                 return None
             data = first[1] if first[1] is not None else first[0].encode("utf-8", "surrogatepass")
+            if len(self._starts) >= _KEPT_STARTS:  # an import or export of many matches: keep the latest only
+                del self._starts[next(iter(self._starts))]
             start = self._starts[match_id] = decode_line(data, 1, 1)
         return start
 
@@ -183,11 +250,12 @@ class Store(Appending, Analyses):
         return next(iter(self.import_matches([log], source)))
 
     def import_matches(
-        self, logs: Iterable[MatchLog], source: str | None = None, batch_events: int = 20_000
+        self, logs: Iterable[MatchLog | Prepared], source: str | None = None, batch_events: int = 20_000
     ) -> Iterator[ImportResult]:
         """Store matches, each all or nothing (a savepoint of its own).
 
-        Matches are committed together, every ``batch_events`` events or so (one fsync for many
+        ``logs``: matches as read, or made ready by :func:`prepare_import` (in other processes: ``import
+        --jobs``). Matches are committed together, every ``batch_events`` events or so (one fsync for many
         small matches); a result is yielded once its match is committed. A crash loses at most the
         uncommitted batch, whole matches only, and a re-run stores them.
         """
@@ -218,106 +286,83 @@ class Store(Appending, Analyses):
             self._rollback()
             raise
 
-    def _import_one(self, log: MatchLog, src: str) -> ImportResult:
-        if log.orphan:
-            return ImportResult(src, log.line, None, "failed", reason="lines before any match_start: not a match")
-        cut_short = next((r for r in log.records if r.truncated), None)
-        if cut_short is not None:
-            return ImportResult(
-                src, log.line, None, "failed", reason=f"line {cut_short.line}: {cut_short.error}: not stored"
-            )
-        first = log.records[0].obj if log.records and not log.records[0].raw_only else None
-        given = first.get("id") if first else None
-        if isinstance(given, str) and given:
+    def _import_one(self, log: MatchLog | Prepared, src: str) -> ImportResult:
+        prep = log if isinstance(log, Prepared) else prepare_import(log)
+        if prep.failed is not None:
+            return ImportResult(src, prep.line, None, "failed", reason=prep.failed)
+        given = prep.given
+        if given is not None:
             why = self._storable_id(given)
             if why is not None:
-                return ImportResult(src, log.line, None, "failed", reason=f"the id {shown(given, 100)}: {why}")
+                return ImportResult(src, prep.line, None, "failed", reason=f"the id {shown(given, 100)}: {why}")
             self._lock_match(given)
             if self.has_match(given):
-                return self._already(src, log, given)
-        reducer = MatchReducer(log.source, log.line)
-        rows: list[tuple[Any, ...]] = []
-        row = self.row_of
-        for rec in log.records:
-            reducer.feed(rec)
-            rows.append(row(rec, reducer.head))
-        report = reducer.report()
-        mid = match_id_of(log, report.head)
+                return self._already(src, prep, given)
+        report, rows, mid = prep.report, prep.rows, prep.match_id
+        assert report is not None
         if mid != given:
             self._lock_match(mid)
         if self.has_match(mid):
-            return self._already(src, log, mid)
+            return self._already(src, prep, mid)
         same = self.conn.execute("SELECT id FROM matches WHERE head = ?", (report.head,)).fetchone()
         if same is not None:
-            return ImportResult(src, log.line, mid, "skipped", reason=f"the same match is stored as {shown(same[0])}")
+            return ImportResult(src, prep.line, mid, "skipped", reason=f"the same match is stored as {shown(same[0])}")
         self.conn.execute("SAVEPOINT import_match")
         try:
-            self.conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [(mid, *r) for r in rows])
+            fit = self.fit_row
+            self.conn.executemany(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [(mid, *fit(r)) for r in rows]
+            )
             self._project(mid, report)
             self.conn.execute(
                 "INSERT INTO imports VALUES (?, ?, ?, ?)",
-                (mid, src, log.line, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")),
+                (mid, src, prep.line, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")),
             )
         except self._data_errors as exc:  # a value the database cannot hold: the match is not stored
             self._starts.pop(mid, None)
             self.conn.execute("ROLLBACK TO import_match")
             self.conn.execute("RELEASE import_match")
             reason = f"the database cannot hold it ({shown(str(exc).splitlines()[0], 200)}): not stored"
-            return ImportResult(src, log.line, mid, "failed", reason=reason)
+            return ImportResult(src, prep.line, mid, "failed", reason=reason)
         except BaseException:
             self._starts.pop(mid, None)
             self.conn.execute("ROLLBACK TO import_match")
             self.conn.execute("RELEASE import_match")
             raise
         self.conn.execute("RELEASE import_match")
-        return ImportResult(src, log.line, mid, "imported", len(rows), report.valid)
+        return ImportResult(src, prep.line, mid, "imported", len(rows), report.valid)
 
-    def _already(self, src: str, log: MatchLog, mid: str) -> ImportResult:
+    def _already(self, src: str, prep: Prepared, mid: str) -> ImportResult:
         """A match whose id is stored already: skipped when the stored lines are the same, else a conflict."""
         stored = self.lines(mid)
-        for rec in log.records:
-            if next(stored, None) != rec.data:
+        for seq, data in enumerate(prep.lines(), 1):
+            if next(stored, None) != data:
                 return ImportResult(
                     src,
-                    log.line,
+                    prep.line,
                     mid,
                     "conflict",
-                    reason=f"match {shown(mid)} is already stored with other content: "
-                    f"first difference at seq {rec.seq}",
+                    reason=f"match {shown(mid)} is already stored with other content: first difference at seq {seq}",
                 )
         if next(stored, None) is not None:
             return ImportResult(
                 src,
-                log.line,
+                prep.line,
                 mid,
                 "conflict",
                 reason=f"match {shown(mid)} is already stored with more events: first difference at seq "
-                f"{len(log.records) + 1}",
+                f"{len(prep.rows) + 1}",
             )
-        return ImportResult(src, log.line, mid, "skipped", reason=f"match {shown(mid)} is already stored")
+        return ImportResult(src, prep.line, mid, "skipped", reason=f"match {shown(mid)} is already stored")
 
     @staticmethod
     def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
-        obj = rec.value if isinstance(rec.value, dict) else {}
-        kind, player, tile, at = obj.get("type"), obj.get("player"), obj.get("tile"), obj.get("at")
-        if player is None:
-            player = obj.get("leader")
-        if tile is None and kind == "play" and isinstance(obj.get("tiles"), list):
-            tile = " ".join(t for t in obj["tiles"] if isinstance(t, str))
-        try:
-            text, raw = rec.data.decode("utf-8"), None
-        except UnicodeDecodeError:
-            text, raw = rec.data.decode("utf-8", "replace"), rec.data
-        return (
-            rec.seq,
-            kind if isinstance(kind, str) else None,
-            player if isinstance(player, str) else None,
-            tile if isinstance(tile, str) else None,
-            text,
-            raw,
-            at if isinstance(at, str) else None,
-            chain,
-        )
+        return row_of(rec, chain)
+
+    @staticmethod
+    def fit_row(row: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A row of ``events`` (:func:`row_of`) as this database holds it: SQLite, as it is."""
+        return row
 
     # -- projections -------------------------------------------------------------------
     def projection_of(
