@@ -220,6 +220,23 @@ class StoreContract:
         with open_store(target, create=False, write=False) as s:
             assert s.match_ids() == [GHOST_ID, "disputed-hidden-2026-11-20"] and not s.read_only
 
+    def test_a_recorder_whose_database_fails_is_told_and_loses_nothing(self, target: str | Path) -> None:
+        """The recorder's journal turns what the driver raises (a server gone, a file busy) into a
+        StoreError, which the recorder screen shows: the entry stays in its line, nothing half written."""
+        from dominolog.recording.journal import StoreJournal
+
+        store = open_store(target)
+        store.append("m", START)
+        journal = StoreJournal(store, "m")
+        journal.append(DEAL)
+        store.conn.close()
+        with pytest.raises(StoreError, match=r"#m: the database failed"):
+            journal.append(b'{"type":"note","text":"lost?"}')
+        with pytest.raises(StoreError, match=r"#m: the database failed"):
+            journal.refresh()
+        with open_store(target) as again:
+            assert [rec.seq for rec, _ in again.records("m")] == [1, 2]
+
 
 class TestSqliteStore(StoreContract):
     refused = (sqlite3.IntegrityError,)

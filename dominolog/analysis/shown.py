@@ -422,15 +422,17 @@ def analysis_for(
         return review_of_file(file, log), None
     if db is None or match_id is None:
         return None, None
-    import sqlite3
-
     from dominolog.store import StoreError, open_store
 
     try:
-        with open_store(db, create=False, write=False) as store:
-            review, _ = kept_shown(store, match_id, head_of(log))
-    except (ReviewError, StoreError) as exc:
+        store = open_store(db, create=False, write=False)
+    except StoreError as exc:
         return None, f"{shown(exc, 400)}: shown without it"
-    except sqlite3.Error as exc:
-        return None, f"{shown(db)}: its analyses cannot be read ({shown(exc, 200)}): shown without it"
+    with store:
+        try:
+            review, _ = kept_shown(store, match_id, head_of(log))
+        except (ReviewError, StoreError) as exc:
+            return None, f"{shown(exc, 400)}: shown without it"
+        except store.db_errors as exc:
+            return None, f"{shown(store.path)}: its analyses cannot be read ({shown(exc, 200)}): shown without it"
     return review, None

@@ -62,7 +62,10 @@ class StoreJournal:
 
     def refresh(self) -> int:
         before = self._reducer.events
-        self._reducer = self.store.fold_of(self.match_id).reducer
+        try:
+            self._reducer = self.store.fold_of(self.match_id).reducer
+        except self.store.db_errors as exc:  # the database failed (a server gone, a file busy): not a bug
+            raise StoreError(f"{self.name}: the database failed ({' '.join(str(exc).split())})") from None
         return self._reducer.events - before
 
     def append(self, line: bytes, check: bool = True, expected_seq: int | None = None) -> Appended:
@@ -73,6 +76,8 @@ class StoreJournal:
         except ConflictError:
             self.refresh()
             raise
+        except self.store.db_errors as exc:  # nothing was written: the entry waits in the line, not lost
+            raise StoreError(f"{self.name}: the database failed ({' '.join(str(exc).split())})") from None
         self._reducer = self.store.fold_of(self.match_id).reducer
         return done
 

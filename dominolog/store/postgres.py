@@ -92,9 +92,11 @@ class PostgresStore(Store):
     )
 
     def __init__(self, name: str, conn: PgConnection, read_only: bool = False) -> None:
+        import psycopg
         from psycopg import errors
 
         super().__init__(name, conn, read_only)
+        self.db_errors = (psycopg.Error,)
         self._taken_errors = (errors.UniqueViolation,)
         self._data_errors = (errors.DataError, errors.UntranslatableCharacter)
         self._lock_errors = (errors.LockNotAvailable, errors.DeadlockDetected)

@@ -21,6 +21,7 @@ class SqliteStore(Store):
     """A store in a SQLite file. ``db`` is the file's :class:`sqlite_utils.Database`."""
 
     _taken_errors = (sqlite3.IntegrityError,)
+    db_errors = (sqlite3.Error,)
     conn: sqlite3.Connection
 
     def __init__(self, path: Path, db: sqlite_utils.Database, read_only: bool = False) -> None:

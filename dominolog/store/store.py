@@ -143,6 +143,8 @@ class Store(Appending, Analyses):
     _taken_errors: tuple[type[BaseException], ...] = ()
     #: what the database raises for a value it cannot hold (a match is then refused, not stored)
     _data_errors: tuple[type[BaseException], ...] = ()
+    #: what the database driver raises when the database fails under a command (busy, gone, damaged)
+    db_errors: tuple[type[BaseException], ...] = ()
 
     def __init__(self, path: Path | str, conn: Any, read_only: bool = False) -> None:
         self.path = path

@@ -8,7 +8,6 @@ match's last seq, a file for its size.
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -55,7 +54,7 @@ class StoreFollower:
             if row is None or row[0] is None or row[0] <= last:
                 return None
             new = [rec for rec, _ in self.store.records(self.match_id) if rec.seq > last]
-        except sqlite3.Error:  # busy or gone for a moment: look again next time
+        except self.store.db_errors:  # busy or gone for a moment: look again next time
             return None
         if not new:
             return None
