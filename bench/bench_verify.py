@@ -8,7 +8,7 @@ It simulates ``N`` matches with :func:`dominolog.simulate.simulate_lines` into a
 temporary file, pins itself to one CPU, and times
 :func:`dominolog.verify.verify_paths` over that file (best of ``--repeat``
 runs, every report consumed). It then times the stages of a verify on their own
-(reading and decoding, pydantic validation, the hash chain, the reducer) to show
+(reading and decoding, the events' checks, the hash chain, the reducer) to show
 where the time goes, measures peak memory (``ru_maxrss`` of a fresh child
 process that only verifies, and the ``tracemalloc`` peak of one verify run, kept
 apart from the timings since tracing slows everything down), and with
@@ -188,12 +188,12 @@ def run_read_json(path: Path) -> int:
 
 
 def run_iter_matches(path: Path) -> int:
-    """The reader as verify uses it (lines -> orjson -> pydantic events -> records grouped in matches), streamed."""
+    """The reader as verify uses it (lines -> orjson -> checked events -> records grouped in matches), streamed."""
     return sum(len(log.records) for log in iter_matches(path))
 
 
 def run_parse_events(objs: list[dict[str, Any]]) -> int:
-    """pydantic validation alone, on already decoded objects."""
+    """The events' checks alone (hand-written, pydantic for what they are not sure of), on decoded objects."""
     for obj in objs:
         parse_event(obj)
     return len(objs)
@@ -463,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = [
             row("read lines + orjson.loads", read_s, "I/O and JSON only"),
             row("iter_matches (read + decode + parse_event)", iter_s, "the reader verify uses"),
-            row("  parse_event alone (pydantic)", parse_s, "on decoded objects"),
+            row("  parse_event alone (event checks)", parse_s, "on decoded objects"),
             row("  iter_matches - read/json - parse_event", max(iter_s - read_s - parse_s, 0.0), "derived"),
             row("hash chain alone (MatchReducer._chain)", chain_s, "canonical form + sha256"),
             row("  canonical form alone", canon_s, "as _chain asks for it"),

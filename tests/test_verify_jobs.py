@@ -38,13 +38,13 @@ def test_jobs_with_expect_head_and_a_single_file(cli: Cli) -> None:
     assert cli("verify", path, "--jobs", 0).code == 2
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(
     st.lists(
         st.dictionaries(
             st.text(max_size=5),
             st.recursive(
-                st.none() | st.booleans() | st.integers() | st.text(),
+                st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False),
                 lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=3), kids, max_size=3),
                 max_leaves=8,
             ),
