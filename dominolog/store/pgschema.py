@@ -19,7 +19,7 @@ from dominolog.store.target import redacted
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:
-    from dominolog.store.postgres import PgConnection
+    from dominolog.store.pgconn import PgConnection
 
 SCHEMA_VERSION = "1"
 APP = "dominolog"
@@ -117,7 +117,7 @@ def connect(url: str) -> tuple[PgConnection, str]:
         import psycopg
     except ImportError:
         raise StoreError(f"{name}: a PostgreSQL store needs psycopg 3: pip install 'dominolog[postgres]'") from None
-    from dominolog.store.postgres import PgConnection
+    from dominolog.store.pgconn import PgConnection
 
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=10)

@@ -2,7 +2,7 @@
 
 The same tables as the SQLite store (:mod:`dominolog.store.pgschema`), the same SQL
 (:mod:`dominolog.store.store`, its ``?`` parameters turned into psycopg's ``%s`` by
-:class:`PgConnection`), the same guarantees:
+:class:`~dominolog.store.pgconn.PgConnection`), the same guarantees:
 
 - ``events`` is append-only: triggers raise on UPDATE, DELETE and TRUNCATE, and those privileges
   are revoked from PUBLIC (a recorder's role needs only SELECT and INSERT: docs/store.md);
@@ -21,60 +21,16 @@ for Datasette (:mod:`dominolog.store.views`) are SQLite's only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from dominolog.log.reader import Record
 from dominolog.store.errors import RefusedError, StoreError
+from dominolog.store.pgconn import PgConnection
 from dominolog.store.store import BUSY_SECONDS, Busy, Store
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:
-    import psycopg
-
     from dominolog.store.appending import Appended
-
-
-def _sql(query: str) -> str:
-    """A query written with ``?`` parameters as psycopg takes it (``%s``; a literal ``%`` doubled)."""
-    return query.replace("%", "%%").replace("?", "%s")
-
-
-class PgConnection:
-    """A psycopg connection (autocommit: transactions are begun and ended by the store) that runs the
-    store's SQL as it is written for both databases, ``?`` parameters and all."""
-
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
-        self.raw = conn
-        self._queries: dict[str, str] = {}
-
-    def _query(self, query: str) -> str:
-        done = self._queries.get(query)
-        if done is None:
-            done = self._queries[query] = _sql(query)
-        return done
-
-    def execute(self, query: str, params: Sequence[Any] | None = None) -> psycopg.Cursor[Any]:
-        if params is None:
-            return self.raw.execute(query)  # type: ignore[arg-type]
-        return self.raw.execute(self._query(query), params)  # type: ignore[arg-type]
-
-    def executemany(self, query: str, rows: Iterable[Sequence[Any]]) -> None:
-        with self.raw.cursor() as cur:
-            cur.executemany(self._query(query), rows)  # type: ignore[arg-type]
-
-    @property
-    def in_transaction(self) -> bool:
-        from psycopg.pq import TransactionStatus
-
-        return self.raw.info.transaction_status in (TransactionStatus.INTRANS, TransactionStatus.INERROR)
-
-    def commit(self) -> None:
-        if self.in_transaction:
-            self.raw.execute("COMMIT")
-
-    def close(self) -> None:
-        self.raw.close()
 
 
 def _text(value: Any) -> Any:
