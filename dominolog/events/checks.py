@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from dominolog.events.kinds import (
+    COMMON_KEYS,
     VARIANT_NAMES,
     BlockCall,
     Deal,
@@ -222,7 +223,7 @@ def _match_start(o: dict[str, Any], s: int | None, at: str | None, h: str | None
 _Check = Callable[[dict[str, Any], Any, Any, Any], Event | None]
 #: each event type: its check, and the keys its object may hold
 _CHECKS: Final[dict[str, tuple[_Check, frozenset[str]]]] = {
-    kind: (check, frozenset(("type", "seq", "at", "hash", *fields)))
+    kind: (check, frozenset((*COMMON_KEYS, *fields)))
     for kind, check, fields in (
         ("play", _play, ("player", "tile", "end", "tiles")),
         ("draw", _draw, ("player", "tile")),

@@ -25,14 +25,6 @@ class EventBase:
     hash: str | None
     given: Container[str]
 
-    def as_dict(self) -> dict[str, Any]:
-        """The event as the line had it: the keys written (none omitted, none added), in field order."""
-        out: dict[str, Any] = {"type": self.type}
-        for name in self.__dataclass_fields__:  # type: ignore[attr-defined]
-            if name != "given" and name in self.given:
-                out[name] = getattr(self, name)
-        return out
-
 
 _GIVEN = field(default=(), compare=False, repr=False)
 
