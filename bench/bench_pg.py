@@ -41,10 +41,14 @@ START = '{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":
 
 
 def worker(url: str, match_id: str, name: str, count: int, mode: str) -> None:
-    """One writer (``--worker``): say ready, wait for the start, append, print what it did as JSON."""
+    """One writer (``--worker``; ``tests/test_pg_concurrency.py`` runs it too): say ready, wait for the
+    start, append ``count`` notes (each retried after a conflict; with ``mode`` "expect" naming the seq
+    it wants, the next one as it last read it, so that writers race for it), print the seqs it won and
+    the conflicts it met as JSON."""
     from dominolog.store import ConflictError, open_store
 
-    won, conflicts = 0, 0
+    won: list[int] = []
+    conflicts = 0
     with open_store(url, create=False) as store:
         print("ready", flush=True)
         sys.stdin.readline()
@@ -56,8 +60,7 @@ def worker(url: str, match_id: str, name: str, count: int, mode: str) -> None:
                     last = store.conn.execute("SELECT max(seq) FROM events WHERE match_id = ?", (match_id,)).fetchone()
                     want = last[0] + 1
                 try:
-                    store.append(match_id, line, expected_seq=want)
-                    won += 1
+                    won.append(store.append(match_id, line, expected_seq=want).seq)
                     break
                 except ConflictError:
                     conflicts += 1
@@ -96,7 +99,7 @@ def measure(url: str, writers: int, events: int, mode: str) -> tuple[float, int,
     elapsed = time.perf_counter() - start
     if any(p.returncode for p in procs):
         raise SystemExit("a writer failed")
-    written = sum(d["won"] for d in done)
+    written = sum(len(d["won"]) for d in done)
     with open_store(url, create=False) as store:
         stored = sum(len(store.records(mid)) - 1 for mid in dict.fromkeys(ids))
     if written != writers * events or stored != written:

@@ -11,44 +11,22 @@ from pathlib import Path
 from typing import Any
 
 from dominolog.store import open_store, verify_stored
+from tests.conftest import ROOT
 
 WRITERS = 4
 EVENTS = 25
 START = b'{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":"%s"}'
 
-#: one recorder: appends EVENTS notes to a match, each retried after a conflict; with "expect" it names
-#: the seq it wants (the next one as it last read it), so that writers race for the same seq
-WORKER = r"""
-import json, sys
-from dominolog.store import ConflictError, open_store
-url, match_id, name, count, mode = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-won, conflicts = [], 0
-with open_store(url, create=False) as store:
-    print("ready", flush=True)
-    sys.stdin.readline()  # all start together
-    for i in range(count):
-        line = json.dumps({"type": "note", "text": f"{name} {i}"}).encode()
-        while True:
-            want = None
-            if mode == "expect":
-                last = store.conn.execute("SELECT max(seq) FROM events WHERE match_id = ?", (match_id,)).fetchone()
-                want = last[0] + 1
-            try:
-                won.append(store.append(match_id, line, expected_seq=want).seq)
-                break
-            except ConflictError:
-                conflicts += 1
-print(json.dumps({"won": won, "conflicts": conflicts}), flush=True)
-"""
+#: one recorder (``worker`` of the bench): appends EVENTS notes to a match, each retried after a
+#: conflict; with "expect" it names the seq it wants, so that writers race for the same seq
+WRITER = ROOT / "bench" / "bench_pg.py"
 
 
 def run_writers(url: str, tmp_path: Path, targets: list[str], mode: str) -> list[dict[str, Any]]:
     """Start one writer process per target match, release them together, and collect what each won."""
-    script = tmp_path / "writer.py"
-    script.write_text(WORKER)
     procs = [
         subprocess.Popen(
-            [sys.executable, str(script), url, mid, f"w{i}", str(EVENTS), mode],
+            [sys.executable, str(WRITER), "--worker", url, mid, f"w{i}", str(EVENTS), mode],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
