@@ -127,6 +127,11 @@ class HandState:
     draws: list[tuple[int, str, Tile | None]] = field(default_factory=list)
     #: draws by the player on move in the current turn
     turn_draws: int = 0
+    #: plays the rules did not place (illegal, not placed): (seq, player, tile). The tile still came
+    #: from that hand, so the knowledge engine takes them as facts (:mod:`dominolog.knowledge.facts`)
+    tried: list[tuple[int, str, Tile]] = field(default_factory=list)
+    #: the reveals that stand, as written: (seq, player, tiles shown)
+    reveals: list[tuple[int, str, frozenset[Tile]]] = field(default_factory=list)
     #: what a variant keeps of its own (immutable values: copied shallowly with the hand)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -154,6 +159,8 @@ class HandState:
             start_tile=self.start_tile,
             draws=list(self.draws),
             turn_draws=self.turn_draws,
+            tried=list(self.tried),
+            reveals=list(self.reveals),
             extra=dict(self.extra),
         )
 

@@ -113,6 +113,11 @@ DOUBLE_SIX: Final[tuple[Tile, ...]] = tuple(_ALL)
 SET_PIPS: Final[int] = sum(t.pips for t in DOUBLE_SIX)
 
 
+def tile_or_none(text: object) -> Tile | None:
+    """The tile ``text`` names, or None when it names none (no exception: for hot paths)."""
+    return _PARSED.get(text) if isinstance(text, str) else None
+
+
 def parse_tile(text: str) -> Tile:
     return Tile.parse(text)
 

@@ -869,7 +869,10 @@ def test_ruling_E3_hidden_pass_renege_shown_by_the_reveals():
         play("Ben", "0-3", "left"),  # 22: domino
     ]
     before = dd_fold(events).report()
-    assert before.violations == [] and (19, "renege") in [(u.seq, u.code) for u in before.unverified]
+    # before the reveals the plays already prove it: Ben played 0-3 at seq 22, after no draw (issue 25)
+    assert [(v.seq, v.code) for v in before.violations] == [(19, "renege")]
+    assert before.violations[0].message == "Ben passes while holding a legal play (shown by the log so far: 0-3 fits)"
+    assert 19 not in [u.seq for u in before.unverified]
     ana_left = [t for t in LAST_ANA_LEFT if t not in ("3-3", "5-6")]
     report = dd([*events, reveal("Ana", ana_left), reveal("Cleo", LAST_CLEO_LEFT), hand_end({"Ben": 102}, "Ben")])
     assert codes(report) == [(19, "renege")]

@@ -15,7 +15,7 @@ from dominolog.audit.engine import HandAudit, Judged, MatchAudit, audit_match, o
 from dominolog.audit.proof import possible_proof, renege_proof
 from dominolog.audit.rules import rules_with_text
 from dominolog.audit.scoring import scoring_steps
-from dominolog.knowledge import Before, count_after
+from dominolog.knowledge import Before
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture
 from dominolog.log.reader import MatchLog
@@ -118,7 +118,7 @@ def _finding(
     if ha is not None and ha.facts.feasible and any(e.record.seq == issue.seq for e in ha.events):
         for p in ha.players:
             holds, may = ha.facts.knowledge(p, issue.seq - 1)
-            count = count_after(ha.start, ha.end, p, issue.seq - 1)
+            count = ha.count(p, issue.seq - 1)
             before[p] = {"holds": sorted(map(str, holds)), "may_hold": sorted(map(str, may)), "count": count}
     return {
         "seq": issue.seq,

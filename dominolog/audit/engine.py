@@ -67,13 +67,20 @@ class HandAudit:
 
     def knowledge(self, player: str, seq: int) -> tuple[frozenset[Tile], frozenset[Tile], int]:
         """What ``player`` certainly held, may also have held, and how many tiles, after event ``seq``."""
-        count = count_after(self.start, self.end, player, seq)
+        count = self.count(player, seq)
         model = self.known if self.known.feasible else self.facts
         if not model.feasible:  # the facts contradict each other: what the fold knew going forward
             h = self.end.holdings[player]
             return frozenset(), frozenset(self.end.possible(player)) if h.unknown else frozenset(h.known), count
         holds, may = model.knowledge(player, seq)
         return holds, may, count
+
+    def count(self, player: str, seq: int) -> int:
+        """How many tiles ``player`` held after event ``seq``: by the facts when they hold together (a
+        play the rules did not place took its tile out of the hand), else by the standing events."""
+        if self.facts.feasible and not self.facts.contradictions:
+            return self.facts.count(player, seq)
+        return count_after(self.start, self.end, player, seq)
 
     def before(self, player: str, seq: int) -> Before:
         """``player``'s hand just before event ``seq``, by the facts alone."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from dominolog.audit.engine import HandAudit
-from dominolog.knowledge import NEVER, count_after
+from dominolog.knowledge import NEVER
 from dominolog.tiles import Tile
 from dominolog.variants.judges import names
 
@@ -103,7 +103,7 @@ def renege_proof(
         out.append(f"{player} could play it: the rules required a play.")
         return out
     sure, may = ha.facts.knowledge(player, seq - 1)
-    count = count_after(ha.start, ha.end, player, seq - 1)
+    count = ha.count(player, seq - 1)
     rest = count - len(sure)
     others = sorted(may - tiles)
     out.append(

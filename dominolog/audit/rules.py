@@ -186,6 +186,7 @@ TABLE: list[Row] = [
     ("*", "ambiguous", r"fits both ends", ("C2",)),
     ("*", "bad-reveal", r"lists a tile twice|shows \d-\d, which is", ("C1", "C5")),
     ("*", "bad-reveal", "", ("C5",)),
+    ("*", "contradiction", "", ("C1",)),
     ("*", "bad-deal", r"is also dealt|is dealt twice", ("C1",)),
     ("*", "out-of-order", r"before any match_start", ()),
     ("*", "out-of-order", "", ("C4",)),

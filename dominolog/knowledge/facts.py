@@ -1,84 +1,281 @@
-"""The facts of one hand's log as a :class:`~dominolog.knowledge.model.HandModel`.
+"""The facts of one hand's log as a :class:`~dominolog.knowledge.model.HandModel`, and what to set
+aside when they cannot all hold.
 
-Built from two states the reducer already has: the hand right after its deal
-(``start``: what the deal showed) and the hand now (``end``: its standing plays and
-draws, what is known of each hand, reveals included). Undone events are not in
-``end``, so they are no facts.
+The skeleton of a hand comes from two states the reducer already has: the hand right after its
+deal (``start``: who was dealt how many tiles, which tiles the deal showed) and the hand now
+(``end``: its standing draws, seen or not, and the boneyard left). It gives the slots (the places a
+tile entered a hand) and, for each tile, the slots the deal and the draws leave it.
+
+On that skeleton lie the facts the table recorded, each of which narrows where a tile can be
+(:class:`Fact`):
+
+* ``laid``: a tile placed on the table by a player (it came from that player's hand, entered before
+  the play, and left the hand at the play);
+* ``tried``: a play the rules did not place (illegal, not placed): the tile still came from that
+  player's hand (it left the hand at the first such play, unless placed later);
+* ``revealed``: a reveal: the player's hand just after it was exactly the tiles shown.
+
+Undone events are not in ``end``, so they are no facts.
+
+When the facts leave no world (a reveal of a tile on the table or in another hand, a reveal of the
+wrong count, a play of a tile known elsewhere), the facts are taken in order of trust and each one
+that would leave no world with those already taken is set aside (:func:`kept_facts`):
+
+1. what was laid on the table, in the order of play (everybody saw it);
+2. plays the rules did not place, in order (the tile was seen leaving the hand);
+3. reveals, in order (the table's later claims yield to the plays).
+
+Each fact set aside comes with a smallest set of the facts taken that it contradicts
+(:class:`Contradiction`): drop any one of them and the rest hold together with it. Every finding is
+then judged on the facts taken, which do hold together.
 """
 
 from __future__ import annotations
 
-from dominolog.knowledge.model import NEVER, HandModel, Slot
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from dominolog.knowledge.model import NEVER, HandModel, Slot, perfect_matching
 from dominolog.state import HandState
 from dominolog.tiles import DOUBLE_SIX, Tile
 
+#: the kinds of fact, most trusted first
+LAID, TRIED, REVEALED = "laid", "tried", "revealed"
+RANK = {LAID: 0, TRIED: 1, REVEALED: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One thing the log says about where tiles were: see the module's docstring."""
+
+    kind: str
+    seq: int
+    player: str
+    tiles: frozenset[Tile]
+
+    @property
+    def tile(self) -> Tile:
+        """The tile of a play (``laid`` or ``tried``)."""
+        return next(iter(self.tiles))
+
+    def words(self) -> str:
+        if self.kind == LAID:
+            return f"{self.player} played {self.tile} at seq {self.seq}"
+        if self.kind == TRIED:
+            return f"{self.player} played {self.tile} at seq {self.seq} (not placed, but from {self.player}'s hand)"
+        shown = " ".join(map(str, sorted(self.tiles))) or "no tile"
+        return f"{self.player}'s reveal at seq {self.seq} shows {shown}"
+
+
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    """A fact set aside (``aside``) and the facts taken that it contradicts (``against``: a smallest
+    such set; empty when it contradicts the deal and the draws alone)."""
+
+    aside: Fact
+    against: tuple[Fact, ...]
+    #: the plays that had put tiles of ``aside`` on the table before it
+    on_table: tuple[Fact, ...] = ()
+
+    @property
+    def seq(self) -> int:
+        return self.aside.seq
+
+    def words(self) -> str:
+        """The proof, in words, for an arbiter."""
+        facts = [*self.against, self.aside]
+        facts.sort(key=lambda f: f.seq)
+        said = "; ".join(f.words() for f in facts)
+        base = "the tiles each player was dealt and drew"
+        table = "; ".join(f.words() for f in self.on_table)
+        if table and not self.against:
+            head = f"{self.aside.words()}, but {table}"
+        elif not self.against:
+            head = f"{self.aside.words()}: that cannot hold with {base}"
+        else:
+            head = f"these cannot all hold with {base}: {said}" + (f" ({table})" if table else "")
+        why = {
+            REVEALED: "a reveal yields to the tiles played",
+            TRIED: "a play the rules did not place yields to the tiles placed",
+            LAID: "a play yields to the deal, the draws seen and the plays before it",
+        }[self.aside.kind]
+        return f"{head}. Set aside: {self.aside.words()} ({why}); every other finding of the hand is judged without it"
+
+
+class Skeleton:
+    """A hand's slots and, for each tile, the slots its deal and draws leave it (no fact applied)."""
+
+    __slots__ = ("base", "placed", "placed_by", "slots")
+
+    def __init__(self, start: HandState, end: HandState) -> None:
+        players = list(start.holdings)
+        slots: list[Slot] = []
+        deal_slots: dict[str, list[int]] = {}
+        for p in players:
+            deal_slots[p] = list(range(len(slots), len(slots) + start.holdings[p].count))
+            slots.extend(Slot(p, start.deal_seq) for _ in range(start.holdings[p].count))
+        unseen: list[int] = []
+        seen_draw: dict[Tile, int] = {}
+        for seq, p, tile in end.draws:
+            if tile is None:
+                unseen.append(len(slots))
+            else:
+                seen_draw[tile] = len(slots)
+            slots.append(Slot(p, seq, seq))
+        bone_slots = list(range(len(slots), len(slots) + end.boneyard.count))
+        slots.extend(Slot(None, 0) for _ in bone_slots)
+        dealt_to = {t: p for p, h in start.holdings.items() for t in h.known}
+        hidden_deals = [i for p in players if start.holdings[p].unknown for i in deal_slots[p]]
+        bone = start.boneyard
+        could_bone = set(bone.known) | (start.unaccounted if bone.unknown else set())
+        on_board = set(start.layout.on_board)
+        base: dict[Tile, list[int]] = {}
+        for t in DOUBLE_SIX:
+            if t in on_board:
+                continue
+            if t in seen_draw:
+                base[t] = [seen_draw[t]]
+            elif t in dealt_to:
+                base[t] = list(deal_slots[dealt_to[t]])
+            else:
+                out = list(hidden_deals) if t in start.unaccounted else []
+                if t in could_bone:
+                    out += unseen
+                    out += bone_slots
+                base[t] = out
+        self.slots = slots
+        self.base = base
+        #: the seq each tile placed on the table left its hand (seen by everybody: no fact to set aside)
+        self.placed: dict[Tile, int] = {}
+        self.placed_by: dict[Tile, str] = {}
+        for pl in end.placements:
+            self.placed.setdefault(pl.tile, pl.seq)
+            self.placed_by.setdefault(pl.tile, pl.player)
+
+    def edges(self, facts: Iterable[Fact]) -> tuple[dict[Tile, list[int]], dict[Tile, int]]:
+        """Each tile's slots under ``facts``, and the seq each tile left its hand (NEVER: not played)."""
+        laid: dict[Tile, Fact] = {}
+        tried: dict[Tile, list[Fact]] = {}
+        reveals: list[Fact] = []
+        for f in facts:
+            if f.kind == LAID:
+                laid[f.tile] = f
+            elif f.kind == TRIED:
+                tried.setdefault(f.tile, []).append(f)
+            else:
+                reveals.append(f)
+        exit: dict[Tile, int] = {}
+        placed = self.placed
+        for t in self.base:
+            if t in placed:
+                exit[t] = placed[t]
+            elif t in tried:
+                exit[t] = min(f.seq for f in tried[t])
+            else:
+                exit[t] = NEVER
+        slots = self.slots
+        edges: dict[Tile, list[int]] = {}
+        for t, base in self.base.items():
+            out = base
+            f = laid.get(t)
+            if f is not None:
+                out = [i for i in out if slots[i].owner == f.player and slots[i].entry < f.seq]
+            for f in tried.get(t, ()):
+                if exit[t] < f.seq:
+                    out = []
+                    break
+                out = [i for i in out if slots[i].owner == f.player and slots[i].entry < f.seq]
+            for f in reveals:
+                if t in f.tiles:
+                    if exit[t] <= f.seq:
+                        out = []
+                        break
+                    out = [i for i in out if slots[i].owner == f.player and slots[i].entry < f.seq]
+                elif exit[t] > f.seq:
+                    out = [i for i in out if not (slots[i].owner == f.player and slots[i].entry < f.seq)]
+            edges[t] = out if out is not base else list(base)
+        return edges, exit
+
+    def feasible(self, facts: Iterable[Fact]) -> bool:
+        edges, _ = self.edges(facts)
+        return perfect_matching(sorted(edges), len(self.slots), edges) is not None
+
+    def model(self, facts: Iterable[Fact]) -> HandModel:
+        edges, exit = self.edges(facts)
+        return HandModel(self.slots, edges, exit)
+
+
+def hand_facts(end: HandState) -> list[Fact]:
+    """The hand's facts (:class:`Fact`), most trusted first."""
+    out = [Fact(LAID, pl.seq, pl.player, frozenset((pl.tile,))) for pl in end.placements]
+    out += [Fact(TRIED, seq, p, frozenset((t,))) for seq, p, t in end.tried]
+    out += [Fact(REVEALED, seq, p, tiles) for seq, p, tiles in end.reveals]
+    out.sort(key=lambda f: (RANK[f.kind], f.seq))
+    return out
+
+
+def kept_facts(skeleton: Skeleton, facts: Sequence[Fact]) -> tuple[list[Fact], list[Contradiction]]:
+    """The facts taken in order of trust, each set aside when it would leave no world with those
+    taken before it; for each set aside, a smallest set of the facts taken that it contradicts."""
+    kept: list[Fact] = []
+    out: list[Contradiction] = []
+    for kind in (LAID, TRIED, REVEALED):
+        group = [f for f in facts if f.kind == kind]
+        if not group:
+            continue
+        if skeleton.feasible([*kept, *group]):
+            kept.extend(group)
+            continue
+        for f in group:
+            if skeleton.feasible([*kept, f]):
+                kept.append(f)
+                continue
+            out.append(Contradiction(f, tuple(_core(skeleton, kept, f)), _on_table(skeleton, f)))
+    return kept, out
+
+
+def _on_table(skeleton: Skeleton, f: Fact) -> tuple[Fact, ...]:
+    """The plays that put tiles of ``f`` on the table before it (what a fact alone contradicts)."""
+    placed = skeleton.placed
+    return tuple(
+        Fact(LAID, placed[t], skeleton.placed_by[t], frozenset((t,)))
+        for t in sorted(f.tiles)
+        if placed.get(t, f.seq + 1) < f.seq
+    )
+
+
+def _core(skeleton: Skeleton, kept: list[Fact], aside: Fact) -> list[Fact]:
+    """A smallest set of ``kept`` that leaves no world with ``aside`` (each one needed), most trusted
+    kept longest."""
+    core = list(kept)
+    for f in reversed(core):
+        trial = [g for g in core if g is not f]
+        if not skeleton.feasible([*trial, aside]):
+            core = trial
+    return core
+
 
 def hand_model(start: HandState, end: HandState) -> HandModel:
-    """The worlds consistent with the hand's facts (no rule of play assumed)."""
-    players = list(start.holdings)
-    on_board_at_start = set(start.layout.on_board)
-    slots: list[Slot] = []
-    deal_slots: dict[str, list[int]] = {}
-    for p in players:
-        deal_slots[p] = list(range(len(slots), len(slots) + start.holdings[p].count))
-        slots.extend(Slot(p, start.deal_seq) for _ in range(start.holdings[p].count))
-    draw_slot: dict[int, int] = {}
-    seen_draw: dict[Tile, int] = {}
-    for seq, p, tile in end.draws:
-        draw_slot[seq] = len(slots)
-        slots.append(Slot(p, seq, seq))
-        if tile is not None:
-            seen_draw[tile] = len(slots) - 1
-    bone_slots = list(range(len(slots), len(slots) + end.boneyard.count))
-    slots.extend(Slot(None, 0) for _ in bone_slots)
-
-    played: dict[Tile, tuple[str, int]] = {}
-    for pl in end.placements:
-        played.setdefault(pl.tile, (pl.player, pl.seq))
-    end_holder: dict[Tile, str | None] = {}
-    for p, h in end.holdings.items():
-        for t in h.known:
-            end_holder[t] = p
-    for t in end.boneyard.known:
-        end_holder[t] = None
-    dealt_to = {t: p for p, h in start.holdings.items() for t in h.known}
-    could_deal = start.unaccounted
-    could_draw = start.unaccounted | start.boneyard.known
-
-    def owner_ok(t: Tile, p: str) -> bool:
-        if t in played:
-            return played[t][0] == p
-        if t in end_holder:
-            return end_holder[t] == p
-        return end.holdings[p].unknown > 0 and t in end.unaccounted
-
-    edges: dict[Tile, list[int]] = {}
-    exit: dict[Tile, int] = {}
-    for t in DOUBLE_SIX:
-        if t in on_board_at_start:
-            continue
-        exit[t] = played[t][1] if t in played else NEVER
-        if t in seen_draw:
-            edges[t] = [seen_draw[t]]
-            continue
-        if t in dealt_to:
-            edges[t] = list(deal_slots[dealt_to[t]])
-            continue
-        out: list[int] = []
-        if t in could_deal:
-            for p in players:
-                if start.holdings[p].unknown and owner_ok(t, p):
-                    out.extend(deal_slots[p])
-        if t in could_draw:
-            for seq, p, tile in end.draws:
-                if tile is None and exit[t] > seq and owner_ok(t, p):
-                    out.append(draw_slot[seq])
-        if t not in played and (
-            end_holder.get(t, "") is None or (t not in end_holder and end.boneyard.unknown and t in end.unaccounted)
-        ):
-            out.extend(bone_slots)
-        edges[t] = out
-    return HandModel(slots, edges, exit)
+    """The worlds consistent with the hand's facts (no rule of play assumed). When the facts cannot
+    all hold, the worlds of the facts kept (:func:`kept_facts`); ``model.contradictions`` lists what
+    was set aside and why. When even the deal and the draws leave no world, the model has none."""
+    skeleton = Skeleton(start, end)
+    facts = hand_facts(end)
+    model = skeleton.model(facts)
+    if model.feasible or not facts:
+        return model
+    if not skeleton.feasible(()):
+        return model  # the deal and the draws alone leave no world: nothing to set aside
+    kept, contradictions = kept_facts(skeleton, facts)
+    model = skeleton.model(kept)
+    model.contradictions = contradictions
+    for c in contradictions:
+        if c.aside.kind in (LAID, TRIED):
+            # The log says a tile left this hand then, but which one is no longer known: what the hand
+            # held after it is left open (a rule about it is never certain; see Before.unsure)
+            p = c.aside.player
+            model.unsure[p] = min(model.unsure.get(p, c.seq), c.seq)
+    return model
 
 
 def count_after(start: HandState, end: HandState, player: str, seq: int) -> int:

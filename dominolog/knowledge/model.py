@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from dominolog.tiles import Tile
 
@@ -75,13 +76,20 @@ class HandModel:
         self.allowed: dict[Tile, frozenset[int]] = (
             allowed_edges(self.tiles, len(slots), edges, match) if match is not None else {}
         )
+        #: the facts set aside because they contradict the others (:mod:`dominolog.knowledge.facts`)
+        self.contradictions: list[Any] = []
+        #: player -> the seq of a play of theirs set aside: past it, the tiles of their hand are open
+        #: (one of them left the hand then, but which is not known), so nothing about it is certain
+        self.unsure: dict[str, int] = {}
 
     # -- derived models --------------------------------------------------
     def without(self, forbid: Forbid) -> HandModel:
         """The model with the edges ``forbid`` names taken out."""
         slots = self.slots
         edges = {t: [i for i in e if not forbid(t, slots[i])] for t, e in self.edges.items()}
-        return HandModel(slots, edges, self.exit, self.match)
+        model = HandModel(slots, edges, self.exit, self.match)
+        model.contradictions, model.unsure = self.contradictions, self.unsure
+        return model
 
     def has_world_without(self, forbid: Forbid, touched: Iterable[Tile] | None = None) -> bool:
         """Whether a world exists that uses none of the edges ``forbid`` names (``touched``: the only
@@ -113,7 +121,23 @@ class HandModel:
                 holds.add(t)
             elif any(inside):
                 may.add(t)
+        if self.is_unsure(player, seq):
+            return frozenset(), frozenset(holds | may)
         return frozenset(holds), frozenset(may)
+
+    def is_unsure(self, player: str, seq: int) -> bool:
+        """Whether ``player``'s hand after the event at ``seq`` is left open by a play set aside."""
+        at = self.unsure.get(player)
+        return at is not None and seq >= at
+
+    def count(self, player: str, seq: int) -> int:
+        """How many tiles ``player`` held after the event at ``seq`` in the worlds of the model (the
+        same in all of them: a tile that left a hand by then is in that hand's slots in every world)."""
+        slots = self.slots
+        n = sum(1 for s in slots if s.owner == player and s.entry <= seq)
+        if self.match is not None:
+            n -= sum(1 for t, i in self.match.items() if self.exit[t] <= seq and slots[i].owner == player)
+        return n
 
     def places(self, tile: Tile) -> list[Slot]:
         """The slots ``tile`` takes in some world, in slot order."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dominolog.events import Event, MatchStart
+from dominolog.events import Event, MatchStart, Play
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer.chain import HashChain
 from dominolog.reducer.context import Ctx, Findings
@@ -24,6 +24,7 @@ from dominolog.reducer.hands import ChecksHook, HandLifecycle
 from dominolog.reducer.history import SAVE_EVERY, HandHistory, Saved
 from dominolog.reducer.report import MatchReport
 from dominolog.state import HandResult, HandState, Issue, MatchState
+from dominolog.tiles import tile_or_none
 from dominolog.variants import Variant, VariantError, find_variant
 
 TURN_EVENTS = frozenset({"play", "draw", "pass", "declare", "block_call"})
@@ -151,6 +152,8 @@ class MatchReducer(HandLifecycle):
         """Feed ``rec`` and say what it brought: the mark to roll it back with, its violations
         (of its form and of the rules) and its unverified rules."""
         mark = self.mark()
+        judged = self.open_findings()
+        shown = {(i.seq, i.code, i.message) for i in judged[0]} if judged is not None else set()
         self.feed(rec)
         v0, u0 = mark.marks
         before = {(i.seq, i.code, i.message) for i in mark.violations}
@@ -159,6 +162,10 @@ class MatchReducer(HandLifecycle):
         ]
         was = {(i.seq, i.code, i.message) for i in mark.unverified}
         unverified = [i for i in self.findings.unverified[u0:] if (i.seq, i.code, i.message) not in was]
+        judged = self.open_findings()
+        if judged is not None:  # what this event proves of the open hand's earlier events (issue 25)
+            seen = before | shown | {(i.seq, i.code, i.message) for i in new}
+            new += [i for i in judged[0] if (i.seq, i.code, i.message) not in seen]
         return mark, new, unverified
 
     def _feed(self, rec: Record) -> None:
@@ -294,7 +301,9 @@ class MatchReducer(HandLifecycle):
                 )
                 return
             if kind == "play":
+                placed = len(hand.placements)
                 variant.on_play(state, hand, ev, self.ctx)  # type: ignore[arg-type]
+                self._note_tried(hand, ev, placed)  # type: ignore[arg-type]
             elif kind == "pass":
                 variant.on_pass(state, hand, ev, self.ctx)  # type: ignore[arg-type]
             elif kind == "draw":
@@ -305,6 +314,17 @@ class MatchReducer(HandLifecycle):
                 variant.on_block_call(state, hand, ev, self.ctx)  # type: ignore[arg-type]
         elif kind == "reveal":
             self._reveal(hand, ev)  # type: ignore[arg-type]
+
+    def _note_tried(self, hand: HandState, ev: Play, placed: int) -> None:
+        """Keep the tiles of a play the rules did not place (a play stays evidence of a holding)."""
+        texts = ev.tiles if ev.tiles is not None else [ev.tile] if ev.tile is not None else []
+        if len(hand.placements) - placed == len(texts):
+            return  # the common case: every tile placed
+        laid = {pl.tile for pl in hand.placements[placed:]}
+        for text in texts:
+            tile = tile_or_none(text)
+            if tile is not None and tile not in laid:
+                hand.tried.append((self.ctx.seq, ev.player, tile))
 
     def _undo(self, rec: Record) -> None:
         """Withdraw the latest standing event of the hand: go back to the state saved nearest
@@ -342,12 +362,15 @@ class MatchReducer(HandLifecycle):
         """What ``verify`` says now. ``view``: the issues unsorted and the hands and unverified rules
         as the reducer's own lists, to read before the next feed (cheap: a store's projection)."""
         state = self.state
-        if view:
-            violations = self.format_issues + self.findings.violations
-            unverified = self.findings.unverified
-        else:
-            violations = sorted(self.format_issues + self.findings.violations, key=lambda i: i.seq)
-            unverified = sorted(self.findings.unverified, key=lambda i: i.seq)
+        violations = self.format_issues + self.findings.violations
+        unverified = self.findings.unverified
+        judged = self.open_findings()
+        if judged is not None:  # an open hand with hidden tiles, judged on its facts so far
+            violations = violations + judged[0]
+            unverified = judged[1]
+        if not view:
+            violations = sorted(violations, key=lambda i: i.seq)
+            unverified = sorted(unverified, key=lambda i: i.seq)
         return MatchReport(
             source=self.source,
             line=self.line,

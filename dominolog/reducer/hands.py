@@ -14,7 +14,7 @@ from dominolog.reducer.history import HandHistory
 from dominolog.state import HandResult, HandState, Issue, MatchState, PendingCheck, bounds_before
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants import Variant
-from dominolog.variants.judges import Decision, decide, names
+from dominolog.variants.judges import Decision, decide, judge_tiles, names
 
 #: called with the hand and its unverified rules as judged at its end (the audit listens)
 ChecksHook = Callable[[HandState, list[tuple[Issue, PendingCheck, "Decision | None"]]], None]
@@ -90,11 +90,11 @@ class HandLifecycle:
             return
         hand.settle()
         start = self._hand_start()
-        model = None
+        model = hand_model(start, hand)
+        self._contradictions(model)
         if not hand.hands_known:
-            model = hand_model(start, hand)
             fill_hands(model, hand)
-        if not hand.hands_known or any(t is None for _, _, t in hand.draws):
+        if model.contradictions or not hand.hands_known or any(t is None for _, _, t in hand.draws):
             self._rejudge(hand, start, model)
             return
         if start.fully_known:
@@ -109,6 +109,58 @@ class HandLifecycle:
         start.boneyard.unknown = 0
         start.unaccounted = set()
         self._refold(start)
+
+    def _contradictions(self, model: HandModel) -> None:
+        """Each fact of the hand set aside because it contradicts the others: a violation at its event,
+        with the facts it contradicts (:func:`dominolog.knowledge.facts.kept_facts`)."""
+        if not model.contradictions:
+            return
+        lines = {rec.seq: rec.line for rec, _ in self.history.records}
+        for c in model.contradictions:
+            self.findings.violations.append(Issue(c.seq, lines.get(c.seq, self.ctx.line), "contradiction", c.words()))
+
+    def open_findings(self) -> tuple[list[Issue], list[Issue]] | None:
+        """The open hand (recorded with hidden tiles) judged on the facts so far, as a closed one is at
+        its end: (violations to add, the unverified list to show), or None when nothing changes.
+        Nothing is kept: the hand goes on, and its end judges it again with everything."""
+        state, f = self.state, self.findings
+        hand = state.hand if state is not None else None
+        if hand is None or not hand.hidden or self.history.deal is None or not (f.pending or hand.tried):
+            return None
+        start = self._hand_start()
+        model = hand_model(start, hand)
+        lines = {rec.seq: rec.line for rec, _ in self.history.records}
+        added = [
+            Issue(c.seq, lines.get(c.seq, self.ctx.line), "contradiction", c.words()) for c in model.contradictions
+        ]
+        replace: dict[int, Issue | None] = {}
+        for issue, check, decision in self.decide_pending(hand, start, model):
+            if decision is None:
+                continue
+            verdict, tiles = decision
+            if verdict is None:
+                replace[id(issue)] = Issue(
+                    issue.seq,
+                    issue.line,
+                    issue.code,
+                    f"{check.action}; it turns on whether {check.player} held {names(tiles)} then "
+                    "(the hand is not over: its facts so far leave it open)",
+                )
+                continue
+            replace[id(issue)] = None
+            if verdict:
+                added.append(
+                    Issue(
+                        issue.seq,
+                        issue.line,
+                        issue.code,
+                        f"{check.message} (shown by the log so far: {shown_by(check, tiles, model)})",
+                    )
+                )
+        if not added and not replace:
+            return None
+        kept = (replace.get(id(u), u) for u in f.unverified)
+        return added, [u for u in kept if u is not None]
 
     def _hand_start(self) -> HandState:
         """The open hand's state right after its deal (its deal violations were reported then)."""
@@ -148,7 +200,7 @@ class HandLifecycle:
             model = hand_model(start or self._hand_start(), hand)
         out: list[tuple[Issue, PendingCheck, Decision | None]] = []
         for issue, check in self.findings.pending:
-            decision = decide(check.judge, Before(model, check.player, check.seq)) if model.feasible else None
+            decision = decide_check(model, check)
             out.append((issue, check, decision))
         return out
 
@@ -391,6 +443,7 @@ class HandLifecycle:
             problems.append(f"shows {len(shown)} tiles, but {player} holds {h.count}")
         if problems:
             ctx.violation("bad-reveal", f"{player}'s reveal " + "; ".join(problems))
+        hand.reveals.append((ctx.seq, player, frozenset(shown)))
         take = [t for t in sorted(fresh) if t in hand.unaccounted][: h.unknown]
         h.known.update(take)
         h.unknown -= len(take)
@@ -407,6 +460,18 @@ def describe(result: HandResult) -> str:
         if result.detail.get("puppeteer"):
             out += " as Puppeteer"
     return out
+
+
+def decide_check(model: HandModel, check: PendingCheck) -> Decision | None:
+    """``check``'s verdict in the worlds of ``model`` (None: no world, or a judge that cannot be asked
+    so). Past a play of the player's that was set aside, the hand is left open: never certain."""
+    if not model.feasible:
+        return None
+    before = Before(model, check.player, check.seq)
+    decision = decide(check.judge, before)
+    if decision is not None and decision[0] is not None and model.is_unsure(check.player, check.seq - 1):
+        return None, before.possible(judge_tiles(check.judge))
+    return decision
 
 
 def fill_hands(model: HandModel, hand: HandState) -> None:
@@ -431,8 +496,17 @@ def shown_by(check: PendingCheck, tiles: frozenset[Tile], model: HandModel) -> s
     if not tiles:  # broken for holding nothing that fits: the rule's own words for an empty hand
         verdict, detail = check.judge(frozenset(), frozenset(), 0)
         return detail if verdict else f"{check.player} held no tile that could be played"
-    sure = Before(model, check.player, check.seq).certain(tiles)
+    before = Before(model, check.player, check.seq)
+    sure = before.certain(tiles)
     verdict, detail = check.judge(sure, sure, len(sure)) if sure else (None, "")
     if verdict:
         return detail
+    # The tiles the player is seen with later (played, or revealed) are the proof an arbiter can check.
+    later = frozenset(
+        t
+        for t in before.possible(tiles)
+        if model.allowed.get(t) and all(model.slots[i].owner == check.player for i in model.allowed[t])
+    )
+    if later and later < tiles and not before.avoidable(later):
+        return f"{check.player} must have held one of {names(later)}, each seen later in {check.player}'s hand"
     return f"{check.player} must have held one of {names(tiles)}"

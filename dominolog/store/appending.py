@@ -54,7 +54,9 @@ def fold_checked(reducer: MatchReducer, rec: Record, check: bool) -> tuple[list[
     """Fold ``rec``: its violations (kept) and unverified rules. With ``check``, what the rules refuse
     for certain raises :class:`RefusedError` and the reducer is left as it was."""
     mark, found, unverified = reducer.attempt(rec)
-    refused = refusals(found) if check else []
+    # only what is wrong with this entry refuses it: what it proves of earlier events (a renege shown
+    # by the reveals, a contradiction) is recorded and shown, never a reason to refuse the table
+    refused = refusals(i for i in found if i.seq == rec.seq) if check else []
     if refused:
         reducer.rollback(mark)
         raise RefusedError(f"seq {rec.seq}: {refusal_message(refused)}; nothing was written")

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from dominolog.events import Pass, Play
-from dominolog.state import HandResult, HandState, MatchState, Placement
+from dominolog.state import HandResult, HandState, MatchState, PendingCheck, Placement
 from dominolog.tiles import Tile, suit
 from dominolog.variants.base import Ctx, LineVariant, VariantError, can_play_line
+from dominolog.variants.judges import judge_fit
 
 ZERO_ZERO = Tile(0, 0)
 ZERO_SUIT = tuple(Tile(0, v) for v in range(1, 7))
@@ -85,8 +86,20 @@ class Ghost13(LineVariant):
         if can is True:  # C3, G4
             options = ", ".join(f"{t} {e}".strip() for t, e in self.legal_placements(hand, player)[:4])
             ctx.violation("renege", f"{player} passes while holding a legal play ({options})")
-        elif can is None:
-            ctx.unverified("renege", f"{player} passes; {player}'s hand is hidden, so the pass cannot be checked yet")
+        elif can is None:  # judged again, in every world the hand's facts allow, as the facts come in
+            h = hand.holdings[player]
+            check = PendingCheck(
+                ctx.seq,
+                player,
+                h.count,
+                frozenset(h.known),
+                hand.possible(player),
+                judge_fit(hand.layout.open_values()),
+                f"{player} passes while holding a legal play",
+            )
+            ctx.unverified(
+                "renege", f"{player} passes; {player}'s hand is hidden, so the pass cannot be checked yet", check
+            )
         hand.actions.append((ctx.seq, player, "pass"))
         hand.consecutive_passes += 1
         hand.turn = match.next_player(player)

@@ -224,6 +224,20 @@ class HandQuestion(Protocol):
 Decision = tuple[bool | None, frozenset[Tile]]
 
 
+def judge_tiles(judge: Judge) -> frozenset[Tile]:
+    """The tiles ``judge``'s rule turns on (every tile for a judge that does not say)."""
+    if isinstance(judge, HoldsOne):
+        return judge.tiles
+    if isinstance(judge, HoldsPair):
+        return judge.left | judge.right
+    if isinstance(judge, Opposite):
+        return judge_tiles(judge.judge)
+    return DOUBLE_SIX_SET
+
+
+DOUBLE_SIX_SET = frozenset(DOUBLE_SIX)
+
+
 def decide(judge: Judge, hand: HandQuestion) -> Decision | None:
     """``judge``'s verdict in the worlds of the hand's log; None for a judge that cannot answer that."""
     method = getattr(judge, "decide", None)
