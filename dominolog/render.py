@@ -143,8 +143,8 @@ def render_state(
     if state is None:
         out.append("the match could not be read (see the violations)")
     else:
-        opts = ", ".join(f"{k} {v}" for k, v in state.options.items())
-        out.append(f"{state.variant}: {' vs '.join(state.players)}" + (f" ({opts})" if opts else ""))
+        opts = reducer.variant.options_shown() if reducer.variant is not None else ""
+        out.append(f"{state.variant}: {' vs '.join(state.players)}" + (f"; {opts}" if opts else ""))
         out.append("")
         if state.hand is not None:
             out.extend(_hand_lines(state, state.hand, width))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from dominolog.events.models import EVENT_ADAPTER, EVENT_MODELS
+from dominolog.jsontext import dumps
 
 BASE_URI = "https://dominolog.invalid/schemas/"
 
@@ -42,7 +42,7 @@ def schema_documents() -> dict[str, dict[str, Any]]:
 
 
 def render(doc: dict[str, Any]) -> str:
-    return json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    return dumps(doc, indent=2) + "\n"
 
 
 def write_schemas(folder: Path) -> list[Path]:

@@ -6,7 +6,7 @@ title, fake a line of output), control characters, bidirectional overrides
 that reorder what is shown, or megabytes of text. Everything the tool prints
 for a person (``verify``, ``show``, ``list``, the viewer, pictures) goes
 through :func:`shown`; machine output (JSON) keeps the text as it was, with
-JSON's own escapes.
+JSON's own escapes and the C1 controls escaped (:mod:`dominolog.jsontext`).
 
 - C0 controls (U+0000-U+001F, tab and newline included), DEL (U+007F) and C1
   controls (U+0080-U+009F) are written as ``\\xNN``;

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from dominolog.jsontext import c1_escaped
 from dominolog.log.reader import MatchLog, PathError, Record, expand_paths
 from dominolog.recording.notation import iter_matches_any
 from dominolog.reducer import MatchReport, verify_match
@@ -91,16 +92,17 @@ def verify_document(reports: Iterable[MatchReport]) -> dict[str, Any]:
 
 
 def _indented(value: Any) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=False)``, written by orjson when it can (several times
-    faster, and without the pure-Python encoder's many small strings that made the memory of a long
-    ``verify --json`` creep up); the standard library for what orjson refuses or writes otherwise
-    (floats, a lone surrogate, an integer beyond 64 bits). A property test holds them to the same text."""
+    """``json.dumps(value, indent=2, ensure_ascii=False)`` with the C1 controls escaped
+    (:func:`~dominolog.jsontext.c1_escaped`), written by orjson when it can (several times faster, and
+    without the pure-Python encoder's many small strings that made the memory of a long ``verify --json``
+    creep up); the standard library for what orjson refuses or writes otherwise (floats, a lone
+    surrogate, an integer beyond 64 bits). A property test holds them to the same text."""
     if not _has_float(value):
         try:
-            return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8")
+            return c1_escaped(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8"))
         except (TypeError, orjson.JSONEncodeError):
             pass
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    return c1_escaped(json.dumps(value, indent=2, ensure_ascii=False))
 
 
 def _has_float(value: Any) -> bool:
@@ -114,8 +116,9 @@ def _has_float(value: Any) -> bool:
 
 
 def document_chunks(matches: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """``json.dumps({"matches": [...]}, indent=2, ensure_ascii=False)``, written a match at a time (so
-    ``verify --json`` keeps no report once it is written): the same text, byte for byte."""
+    """``json.dumps({"matches": [...]}, indent=2, ensure_ascii=False)`` with the C1 controls escaped,
+    written a match at a time (so ``verify --json`` keeps no report once it is written): the same text,
+    byte for byte."""
     first = True
     for m in matches:
         body = _indented(m).replace("\n", "\n    ")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dominolog.log.hashchain import event_hash
 from dominolog.log.reader import decode_line, iter_matches
 from dominolog.log.writer import dump_line
 from dominolog.recording.journal import FileJournal, StoreJournal
@@ -20,7 +23,7 @@ from dominolog.recording.session import Session
 from dominolog.reducer import MatchReducer, verify_match
 from dominolog.simulate import hide_match, simulate_match
 from dominolog.store import ConflictError, open_store
-from tests.conftest import Ran
+from tests.conftest import ROOT, Ran, clean_env, console_script, run_cli
 
 START = '{"type":"match_start","seq":1,"variant":"ghost13","players":["Ana","Ben"],"id":"t1"}'
 VARIANTS = [
@@ -132,6 +135,189 @@ def test_nothing_to_append_and_too_many_arguments_are_usage_errors(cli: Any) -> 
     assert cli("append", "a", "b", "c").code == 2
     first = cli("append", '{"type":"note","text":"x"}')
     assert first.code == 2 and "which match?" in first.err
+
+
+# -- issue 25: one rule for a new match, reasons before the summary, standard input as it comes -------------
+
+BARE_START = '{"type":"match_start","variant":"ghost13","players":["Ana","Ben"]}'
+
+
+def _merged(*args: object, input: bytes, cwd: Path) -> tuple[int, str]:
+    """``dominolog ARGS`` with standard error and output into one pipe: what a terminal shows, in order."""
+    done = subprocess.run(
+        [console_script(), *map(str, args)],
+        input=input,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        cwd=cwd,
+        env=clean_env(),
+        timeout=60,
+        check=False,
+    )
+    text = done.stdout.decode()
+    assert "Traceback" not in text, text
+    return done.returncode, text
+
+
+def test_a_match_start_or_a_header_without_id_creates_the_match_named_after_its_hash(cli: Any) -> None:
+    """The first line creates the match when it is a match_start (JSON) or a header (the notation), with
+    or without an id: without one, both are named head-<the chain hash of that first event>, the name
+    ``import`` would give the same match_start alone, and the name is said at once."""
+    name = "head-" + event_hash("", json.loads(BARE_START))[:16]
+    by_json = cli("append", "--db", "j.db", "-", input=f"{BARE_START}\n{DEAL}\n".encode())
+    assert by_json.code == 0, by_json.err
+    assert by_json.out.splitlines() == [
+        f"{name}: a new match, named after the hash of its match_start (which gives no id)",
+        f"{name}: 2 events stored (seq 1-2), 0 refused; head {_head(cli, 'j.db', name)}",
+    ]
+    header = '[Variant "ghost13"] [Players "Ana" "Ben"]'
+    by_dn = cli("append", "--format", "dn", "--db", "n.db", "-", input=f"{header}\ndeal Ana [?]\n".encode())
+    assert by_dn.code == 0, by_dn.err
+    assert by_dn.out.splitlines() == [
+        f"{name}: a new match, named after the hash of its header (which gives no id)",
+        f"{name}: 2 events stored (seq 1-2), 0 refused; head {_head(cli, 'n.db', name)}",
+    ]
+    for db in ("j.db", "n.db"):
+        assert cli("export", name, "--db", db).stdout.splitlines() == [BARE_START.encode(), DEAL.encode()]
+    one = cli("append", "--db", "one.db", BARE_START)  # one event given as an argument
+    assert (one.code, one.out) == (
+        0,
+        f"{name}: a new match, named after the hash of its match_start (which gives no id)\n{name}: seq 1 stored\n",
+    )
+    hashed = cli("append", "--format", "dn", "--db", "h.db", f'{header} [Log "seq" "hash"]')
+    assert hashed.code == 0, hashed.err
+    (row,) = json.loads(cli("list", "--db", "h.db", "--json").out)["matches"]
+    stored = {"type": "match_start", "seq": 1, "variant": "ghost13", "players": ["Ana", "Ben"]}
+    assert row["id"] == "head-" + event_hash("", stored)[:16]  # the hash of the event as stored (with its seq)
+    assert hashed.out.startswith(f"{row['id']}: a new match, named after the hash of its header")
+    named = cli("append", "--format", "dn", "--db", "i.db", f'{header} [Id "dn-7"]')
+    assert (named.code, named.out) == (0, "dn-7: seq 1 stored\n")  # an id given: no name made
+
+
+def test_a_header_over_several_lines_is_one_header(cli: Any, tmp_path: Path) -> None:
+    """``export --format dn`` wraps a long header at 100 columns: appended back, its lines are one header
+    (the [Id] on its second line names the match), and the match is the one exported."""
+    source = ROOT / "replays" / "ghost13-tabletop-hidden.jsonl"
+    text = cli("export", source, "--format", "dn").stdout
+    assert text.splitlines()[0].startswith(b"[Variant") and text.splitlines()[1].startswith(b"[")
+    done = cli("append", "--format", "dn", "--db", "dn.db", "-", input=text)
+    assert done.code == 0, done.err
+    from_file = json.loads(cli("verify", "--json", source).out)["matches"][0]
+    assert (
+        done.out
+        == f"club-2026-11-20-table-3: 151 events stored (seq 1-151), 0 refused; head {from_file['head'][:10]}\n"
+    )
+    stored = json.loads(cli("verify", "--db", "dn.db", "--json").out)["matches"][0]
+    assert (stored["valid"], stored["head"]) == (True, from_file["head"])  # the same match, hash for hash
+
+
+def test_without_a_match_a_broken_first_line_is_refused_and_another_line_asks_which_match(
+    cli: Any, tmp_path: Path
+) -> None:
+    header = cli("append", "--format", "dn", "--db", "x.db", "-", input=b'[Variant "ghost13"]\n')
+    assert header.code == 1 and header.out == ""
+    assert header.err == (
+        'dominolog: line 1: refused: column 1: expected a [Players "..." "..."] tag in the match header, got a '
+        "header without one (tags Variant); nothing was written\n"
+    )
+    start = cli("append", "--db", "x.db", '{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"x":1}')
+    assert start.code == 1
+    assert (
+        start.err
+        == "dominolog: refused: not an event of the format: match_start: x: unknown field; nothing was written\n"
+    )
+    for line in ('{"type":"note","text":"x"}', "deal Ana [?]"):
+        which = cli("append", "--db", "x.db", "--format", "dn" if "deal" in line else "json", "-", input=line.encode())
+        assert which.code == 2
+        assert which.err == "dominolog: which match? give its ID, or begin with a match_start (or a header)\n"
+    assert not (tmp_path / "work" / "x.db").exists()  # no store was opened, nothing written
+
+
+def test_the_reason_comes_before_the_summary_which_never_shows_an_empty_head(cli: Any, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    code, text = _merged("append", "m1", DEAL, input=b"", cwd=work)
+    assert code == 1
+    assert text.splitlines() == [
+        "dominolog: refused: match m1 has no events: a match begins with match_start, not deal; nothing was written",
+        "m1: 0 events stored, 1 refused; the match has no event yet",
+    ]
+    assert cli("append", "t1", START).code == 0
+    code, text = _merged("append", "t1", "-", input=f"{DEAL}\nnot json\n".encode(), cwd=work)
+    assert code == 1
+    head = _head(cli, "dominolog.db", "t1")
+    assert text.splitlines() == [
+        "dominolog: line 2: refused: not an event of the format: not JSON: invalid literal, expected 'null'; "
+        "nothing was written",
+        f"t1: 1 event stored (seq 2), 1 refused; head {head}",
+    ]
+    code, text = _merged("append", "t1", '{"type":"play","player":"Zed","tile":"6-6"}', input=b"", cwd=work)
+    assert code == 1
+    assert text.splitlines()[1] == f"t1: 0 events stored, 1 refused; head {head}"
+
+
+def _head(cli: Any, db: str, match_id: str) -> str:
+    (m,) = json.loads(cli("verify", "--db", db, match_id, "--json").out)["matches"]
+    return str(m["head"][:10])
+
+
+DEAL = '{"type":"deal","leader":"Ana","hands":null}'
+STREAM = [
+    '{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":"club-1"}',
+    DEAL,
+    '{"type":"play","player":"Ana","tile":"6-6"}',
+    "not json",
+    '{"type":"play","player":"Ben","tile":"6-5","end":"right"}',
+]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_standard_input_is_stored_line_by_line_while_the_pipe_stays_open(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """``my-scorer | dominolog append club-1 -``: each line is stored (committed) before the next is read,
+    so while the writer still runs, its input open, a second ``dominolog`` process exports the events
+    written so far; a refused line is reported and the rest goes on."""
+    db = str(tmp_path / "live.db") if backend == "sqlite" else request.getfixturevalue("pg_url")
+    writer = subprocess.Popen(
+        [console_script(), "append", "club-1", "-", "--db", db],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=clean_env(),
+    )
+    assert writer.stdin is not None
+    try:
+        stored: list[bytes] = []
+        for line in STREAM:
+            writer.stdin.write(line.encode() + b"\n")
+            writer.stdin.flush()
+            if line.startswith("{"):
+                stored.append(line.encode())
+            deadline = time.monotonic() + 30
+            while True:  # the line is stored without the writer's input being closed
+                exported = run_cli("export", "club-1", "--db", db, cwd=tmp_path).no_traceback()
+                if exported.code == 0 and exported.stdout.splitlines() == stored:
+                    break
+                assert writer.poll() is None, writer.communicate()
+                assert time.monotonic() < deadline, (line, exported.code, exported.err, exported.stdout)
+                time.sleep(0.05)
+            assert writer.poll() is None  # still running, still reading
+        listed = run_cli("list", "--db", db, "--json", cwd=tmp_path)
+        (row,) = json.loads(listed.out)["matches"]
+        assert (row["id"], row["events"]) == ("club-1", 4)
+        out, err = writer.communicate(b"", timeout=60)
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+            writer.communicate()
+    assert writer.returncode == 1  # a line was refused
+    assert err.decode() == (
+        "dominolog: line 4: refused: not an event of the format: not JSON: invalid literal, expected 'null'; "
+        "nothing was written\n"
+    )
+    head = json.loads(run_cli("verify", "--db", db, "--json", cwd=tmp_path).out)["matches"][0]["head"][:10]
+    assert out.decode() == f"club-1: 4 events stored (seq 1-4), 1 refused; head {head}\n"
 
 
 # -- the journals -------------------------------------------------------------------------------------

@@ -344,7 +344,7 @@ def test_show_at_a_seq_prints_the_table_the_hands_and_the_scores(tmp_path: Path)
     assert result.stdout.splitlines() == [
         f"{path}: match 1 of 1, line 1",
         "at seq 7 (line 7): play Ana 2-3 right",
-        "ghost13: Ana vs Ben (target 100)",
+        "ghost13: Ana vs Ben; target: 100 (default)",
         "",
         "Hand 1: leader Ana",
         "  turn: Ben",
@@ -363,7 +363,7 @@ def test_show_a_draw_game_prints_the_start_tile_the_boneyard_and_the_unknown_til
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1:14] == [
         "at seq 28 (line 28): draw Ana 5-5",
-        "brettspielnetz: Ana vs Ben (hands 4, draw_limit 3)",
+        "brettspielnetz: Ana vs Ben; hands: 4 (default), draw_limit: 3 (default)",
         "",
         "Hand 2: leader Ben",
         "  start tile: 2-4",
@@ -387,7 +387,7 @@ def test_show_after_the_lock_and_at_the_end(tmp_path: Path) -> None:
     assert end.exit_code == 0
     assert end.stdout.splitlines()[1:] == [
         "at seq 14 (line 14): match_end",
-        "ghost13: Ana vs Ben (target 100)",
+        "ghost13: Ana vs Ben; target: 100 (default)",
         "",
         "the match is over",
         "",
@@ -395,6 +395,79 @@ def test_show_after_the_lock_and_at_the_end(tmp_path: Path) -> None:
         "scores: Ana 0, Ben 124",
         "match winner: Ben",
     ]
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "options", "header"),
+    [
+        ("ghost13", "Ana Ben", None, "ghost13: Ana vs Ben; target: 100 (default)"),
+        ("ghost13", "Ana Ben", {"target": 250}, "ghost13: Ana vs Ben; target: 250"),
+        ("brettspielnetz", "Ana Ben", {}, "brettspielnetz: Ana vs Ben; hands: 4 (default), draw_limit: 3 (default)"),
+        (
+            "brettspielnetz",
+            "Ana Ben",
+            {"draw_limit": None},
+            "brettspielnetz: Ana vs Ben; hands: 4 (default), draw_limit: no limit",
+        ),
+        (
+            "brettspielnetz",
+            "Ana Ben",
+            {"hands": 2, "draw_limit": 5},
+            "brettspielnetz: Ana vs Ben; hands: 2, draw_limit: 5",
+        ),
+        ("double-draw", "Ana Ben", None, "double-draw: Ana vs Ben; partners: no (default), target: 100 (default)"),
+        (
+            "double-draw",
+            "Ana Ben Cleo Dev",
+            None,
+            "double-draw: Ana vs Ben vs Cleo vs Dev; partners: no (default), target: 61 (default)",
+        ),
+        (
+            "double-draw",
+            "Ana Ben Cleo Dev",
+            {"partners": True},
+            "double-draw: Ana vs Ben vs Cleo vs Dev; partners: yes, target: 100 (default)",
+        ),
+        (
+            "double-draw",
+            "Ana Ben Cleo",
+            {"partners": False, "target": None},
+            "double-draw: Ana vs Ben vs Cleo; partners: no, target: 61 (default)",
+        ),
+        (
+            "double-draw",
+            "Ana Ben Cleo",
+            {"target": 80},
+            "double-draw: Ana vs Ben vs Cleo; partners: no (default), target: 80",
+        ),
+        ("39", "Ana Ben", None, "39: Ana vs Ben; hands: 5 (default)"),
+        ("39", "Ana Ben", {"hands": 3}, "39: Ana vs Ben; hands: 3"),
+        (
+            "double-bergen",
+            "Ana Ben Cleo",
+            None,
+            "double-bergen: Ana vs Ben vs Cleo; target: 100 (default), reserve: 0 (default)",
+        ),
+        (
+            "double-bergen",
+            "Ana Ben",
+            {"reserve": 2, "target": 150},
+            "double-bergen: Ana vs Ben; target: 150, reserve: 2",
+        ),
+    ],
+)
+def test_show_names_every_option_as_the_rulebook_says_it(
+    tmp_path: Path, variant: str, players: str, options: dict[str, Any] | None, header: str
+) -> None:
+    """Flags as yes/no, numbers as numbers, Brettspielnetz's null draw limit as "no limit"; an option the
+    match_start does not give (or gives as null, Double Draw's target) is the variant's default, named."""
+    start: dict[str, Any] = {"type": "match_start", "variant": variant, "players": players.split()}
+    if options is not None:
+        start["options"] = options
+    path = write(tmp_path / "m.jsonl", [start])
+    result = invoke("show", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[2] == header
 
 
 def test_show_lists_the_violations_so_far(tmp_path: Path) -> None:

@@ -80,6 +80,22 @@ def test_help_texts_read_as_english(cli: Cli, columns: str) -> None:
         assert found is None, (argv, found.group(), done.out)
 
 
+def test_every_help_names_the_value_of_db_as_a_path_or_url(cli: Cli) -> None:
+    """--db takes a SQLite file or a postgresql:// URL: no help calls it TEXT; the options that name
+    their value (--expect-head FP[@SEQ], --dask ADDRESS|local[:N]) keep that name."""
+    with_db = []
+    for command in COMMANDS:
+        done = cli(command, "--help", env=clean_env(COLUMNS="200"))
+        assert done.code == 0
+        assert "--db TEXT" not in done.out, command
+        if "--db" in done.out:
+            assert re.search(r"^\s+--db PATH\|URL\s", done.out, re.M), (command, done.out)
+            with_db.append(command)
+    assert with_db == [c for c in COMMANDS if c not in ("simulate", "schema")]
+    verify = cli("verify", "--help", env=clean_env(COLUMNS="200")).out
+    assert "--expect-head FP[@SEQ]" in verify and "--dask ADDRESS|local[:N]" in verify
+
+
 def test_a_bad_choice_lists_the_choices_in_words(cli: Cli) -> None:
     done = cli("export", "x.jsonl", "--format", "xml")
     assert done.code == 2

@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dominolog.jsontext import c1_escaped
 from dominolog.verify import document_chunks
 from tests.conftest import ROOT, Ran
 
@@ -55,5 +56,8 @@ def test_jobs_with_expect_head_and_a_single_file(cli: Cli) -> None:
 )
 def test_the_json_document_written_a_match_at_a_time_is_the_one_document(matches: list[dict[str, Any]]) -> None:
     """``verify --json`` writes its document as the matches are checked (memory flat in the input): the
-    text is exactly ``json.dumps`` of the whole document."""
-    assert "".join(document_chunks(iter(matches))) == json.dumps({"matches": matches}, indent=2, ensure_ascii=False)
+    text is exactly ``json.dumps`` of the whole document, the C1 controls escaped (and nothing else
+    changed: tests/test_json_output.py)."""
+    text = "".join(document_chunks(iter(matches)))
+    assert text == c1_escaped(json.dumps({"matches": matches}, indent=2, ensure_ascii=False))
+    assert json.loads(text) == {"matches": matches}

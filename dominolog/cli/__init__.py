@@ -76,14 +76,17 @@ app.command("standings")(standings_cmd.standings_cmd)
 
 
 def _english(command: Any) -> Any:
-    """The help texts as a person reads them: value names in words (``--at N``, ``--db PATH``,
-    ``FILE...``) instead of Python types (``<int range>``, ``<list[str]>``), no ``[x>=1]``."""
+    """The help texts as a person reads them: value names in words (``--at N``, ``--db PATH|URL``,
+    ``FILE...``) instead of Python types (``<int range>``, ``<list[str]>``), no ``[x>=1]``. An option
+    that names its value (``metavar``) keeps that name."""
     for cmd in [command, *getattr(command, "commands", {}).values()]:
         for param in cmd.params:
             if getattr(param, "is_flag", False) or param.name == "help":
                 continue
             desc = param.type_descriptor
-            if desc.is_choice:
+            if param.param_type_name == "option" and param.metavar:
+                name = param.metavar
+            elif desc.is_choice:
                 name = "[" + "|".join(str(getattr(c, "value", c)) for c in desc.choices or ()) + "]"
             elif desc.is_path:
                 name = "PATH"

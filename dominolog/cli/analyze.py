@@ -3,7 +3,6 @@ variants by sampling the deals the player on move could have faced (``--samples`
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -23,6 +22,7 @@ from dominolog.cli.common import (
     to_one_place,
     write_report,
 )
+from dominolog.jsontext import dumps
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # the analysis is imported when the command runs
@@ -329,7 +329,7 @@ def _report(reviews: list[MatchReview], format: str, out: Path | None) -> None:
     said = "analysed" if any(r.note is None for r in reviews) else reviews[0].note or "analysed"
     if format == "json":
         doc = reviews[0].as_dict() if len(reviews) == 1 else {"reviews": [r.as_dict() for r in reviews]}
-        write_report(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", out, said)
+        write_report(dumps(doc, indent=1) + "\n", out, said)
     elif format == "html":
         from dominolog.analysis.review_html import render_html
 

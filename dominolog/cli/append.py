@@ -1,14 +1,20 @@
 """``dominolog append``: append events to a match, for scripts and other front ends.
 
-Each line is appended in order, each durable before the next is read, with the
-recorder's checks (:mod:`dominolog.reducer.checks`): a refused line is reported with its
-line number and nothing of it is written. A first line that is a ``match_start`` (or a
-notation header) creates the match.
+Each line is appended in order, each durable (committed, or written and fsynced) before the next
+line is read: ``my-scorer | dominolog append club-1 -`` stores each event as the scorer writes it,
+while the pipe stays open. The recorder's checks apply (:mod:`dominolog.reducer.checks`): a refused
+line is reported with its line number and nothing of it is written. Without an id, the first line
+creates the match when it is a ``match_start`` (JSON) or a header (the notation): the match is named
+by its ``id`` (``[Id]``), or when it gives none after the hash of that first event (``head-...``,
+as ``import`` names a match without an id), JSON and notation alike.
 """
 
 from __future__ import annotations
 
+import re
 import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -23,17 +29,51 @@ if TYPE_CHECKING:  # imported when the command runs
     from dominolog.recording.session import Entered, Session
 
 
+_ONE_LINE = re.compile(r"^line 1, (column \d+)")
+
+
+def _column_only(message: str) -> str:
+    """A notation error in one line of input, naming its column alone (the line is the input's, said
+    before it): ``column 4: expected a tile ...``."""
+    return _ONE_LINE.sub(r"\1", message)
+
+
 class Notation(StrEnum):
     json = "json"
     dn = "dn"
+
+
+@dataclass(slots=True)
+class Line:
+    """A line given to append: its number (from 1) and text, or why it cannot be read."""
+
+    n: int
+    text: str
+    error: str | None = None
+
+    @property
+    def blank(self) -> bool:
+        return self.error is None and not self.text.strip()
+
+
+@dataclass(slots=True)
+class Begun:
+    """What the first line makes of a match given no id: its name (``made``: named after its hash), or
+    why the line that would begin it is refused."""
+
+    name: str | None
+    made: bool = False
+    what: str = "match_start"
+    refused: str | None = None
 
 
 def append(
     args: Annotated[
         list[str] | None,
         typer.Argument(
-            help="[ID] [EVENT]: the match (not needed with --file, or when the first event is a match_start "
-            "or header with an id) and the event; without EVENT, or with '-', every line of standard input.",
+            help="[ID] [EVENT]: the match (not needed with --file, or when the first line is a match_start or "
+            "a header, which creates the match) and the event; without EVENT, or with '-', each line of standard "
+            "input as it comes.",
             show_default=False,
             metavar="[ID] [EVENT|-]",
         ),
@@ -58,30 +98,41 @@ def append(
         typer.Option(min=1, help="The seq the (first) event must get; refused if another writer took it (exit 4)."),
     ] = None,
 ) -> None:
-    """Append events to a match, each durable, with the recorder's checks. A refused line (malformed,
-    unknown player, outside a hand, illegal while the hands are known) is reported with its line
-    number and nothing of it is written (--as-played writes it anyway). Exit 0 all appended, 1 a
-    line was refused, 4 another writer took the seq (nothing more is written)."""
+    """Append events to a match, each durable before the next line is read, with the recorder's checks.
+    A refused line (malformed, unknown player, outside a hand, illegal while the hands are known) is
+    reported with its line number and nothing of it is written (--as-played writes it anyway). Without
+    an ID, a first line that is a match_start or a header creates the match, named by its id (or, when
+    it gives none, after its hash: head-...). Exit 0 all appended, 1 a line was refused, 4 another
+    writer took the seq (nothing more is written)."""
     from dominolog.recording.journal import StoreJournal
 
     args = list(args or [])
     if len(args) > 2:
         fail("at most two arguments: ID and EVENT")
     match_id, event = _split(args, file is not None)
-    lines = _lines(event)
-    if not any(text.strip() for _, text in lines):
+    single = event is not None and event != "-"
+    lines = _given(event, notation)
+    first = next((line for line in lines if not line.blank), None)
+    if first is None:
         fail("no event given")
+    where = "" if single else f"line {first.n}: "
+    begun = None
     if match_id is None and file is None:
-        match_id = _id_from(lines, notation)
-        if match_id is None:
-            fail("which match? give its ID, or begin with a match_start (or a header) that has an id")
+        begun = _begun(first, notation)
+        if begun is None:
+            fail("which match? give its ID, or begin with a match_start (or a header)")
+        if begun.refused is not None:
+            _say(f"{where}refused: {shown(_column_only(begun.refused), 2000)}")
+            raise typer.Exit(1)
+        match_id = begun.name
+    every = _chain(first, lines)
     if file is not None:
         journal: Journal = _file_journal(file, match_id)
-        _run(journal, match_id or journal.name, lines, notation, seq, as_played)
+        _run(journal, match_id or journal.name, every, notation, seq, as_played, single, begun)
         return
     assert match_id is not None
     with store_or_fail(db) as store:
-        _run(StoreJournal(store, match_id), match_id, lines, notation, seq, as_played)
+        _run(StoreJournal(store, match_id), match_id, every, notation, seq, as_played, single, begun)
 
 
 def _split(args: list[str], with_file: bool) -> tuple[str | None, str | None]:
@@ -95,42 +146,86 @@ def _split(args: list[str], with_file: bool) -> tuple[str | None, str | None]:
     return only, None
 
 
-def _lines(event: str | None) -> list[tuple[int, str]]:
+def _chain(first: Line, rest: Iterator[Line]) -> Iterator[Line]:
+    yield first
+    yield from rest
 
-    if event is not None and event != "-":
-        return [(1, event)]
-    data = sys.stdin.buffer.read()
-    out = []
-    for n, raw in enumerate(data.split(b"\n"), 1):
+
+def _given(event: str | None, notation: Notation) -> Iterator[Line]:
+    """The lines to append: the EVENT argument, or standard input read a line at a time (each line is
+    appended before the next is read). A notation header written over several lines (``export --format
+    dn`` wraps it) is one line: lines of tags only are held until a line that is not."""
+    lines = [Line(1, event)] if event is not None and event != "-" else _stdin_lines()
+    return _headers_joined(lines) if notation is Notation.dn else iter(lines)
+
+
+def _stdin_lines() -> Iterator[Line]:
+    """Standard input, a line at a time, as soon as each line has come: a line longer than the format
+    allows is never held whole, and one that is not UTF-8 is given with the reason."""
+    from dominolog.log.reader import _lines as binary_lines
+    from dominolog.log.reader import long_line
+
+    for n, (data, length, digest) in enumerate(binary_lines(sys.stdin.buffer), 1):
+        if digest is not None:
+            yield Line(n, "", f"not an event of the format: {long_line(data, length, digest, n, n).error}")
+            continue
         try:
-            out.append((n, raw.decode("utf-8")))
+            yield Line(n, data.rstrip(b"\n").decode("utf-8"))
         except UnicodeDecodeError as exc:
-            out.append((n, f"\x00not UTF-8 (bad byte at column {exc.start + 1})"))
-    return out
+            yield Line(n, "", f"not UTF-8 (bad byte at column {exc.start + 1})")
 
 
-def _id_from(lines: list[tuple[int, str]], notation: Notation) -> str | None:
-    """The id of the match the first line begins (a match_start's id, or a header's [Id])."""
-    from dominolog.log.hashchain import chain_hash_bytes
+def _headers_joined(lines: Iterable[Line]) -> Iterator[Line]:
     from dominolog.log.notation import parse
+
+    held: Line | None = None
+    for line in lines:
+        if line.error is None and line.text.strip():
+            actions = parse(line.text).actions
+            if len(actions) == 1 and actions[0].kind == "match_start":  # tags only
+                held = line if held is None else Line(held.n, f"{held.text} {line.text}")
+                continue
+        if held is not None:
+            yield held
+            held = None
+        yield line
+    if held is not None:
+        yield held
+
+
+def _begun(first: Line, notation: Notation) -> Begun | None:
+    """The match the first line begins, for an append given no id: None when the line begins none (not
+    a match_start, not a header). Named by the event's ``id``, else after the chain hash of the event
+    as it will be stored (``head-...``, :func:`dominolog.store.match_id_of`), JSON and notation alike."""
+    from dominolog.log.hashchain import chain_hash_bytes
+    from dominolog.log.notation import Clock, NotationError, parse, starts_match
     from dominolog.log.reader import MatchLog, decode_line
-    from dominolog.reducer import record_canon
+    from dominolog.recording.notation import line_bytes
+    from dominolog.recording.session import action_event
+    from dominolog.reducer import MatchReducer, record_canon
     from dominolog.store import match_id_of
 
-    first = next((text for _, text in lines if text.strip()), "")
+    if first.error is not None:
+        return None
+    what = "match_start"
     if notation is Notation.dn:
-        for action in parse(first).actions:
-            if action.kind == "match_start":
-                mid = action.fields.get("id")
-                return mid if isinstance(mid, str) else None
+        actions = parse(first.text).actions
+        if not actions or not starts_match(actions[0]):
+            return None
+        what = "header" if actions[0].kind == "match_start" else what
+        try:  # the event the session will write for it (append stamps no times)
+            data = line_bytes(action_event(actions[0], MatchReducer(), Clock(None)))
+        except NotationError as exc:
+            return Begun(None, what=what, refused=f"{exc}; nothing was written")
+    else:
+        data = first.text.strip().encode("utf-8")
+    rec = decode_line(data, 1, 1)
+    if rec.type != "match_start":
         return None
-    try:
-        rec = decode_line(first.strip().encode("utf-8"), 1, 1)
-    except UnicodeEncodeError:
-        return None
-    if rec.event is None or rec.event.type != "match_start":
-        return None
-    return match_id_of(MatchLog("-", 1, [rec]), chain_hash_bytes("", record_canon(rec)))
+    if rec.error is not None or rec.event is None:
+        return Begun(None, what=what, refused=f"not an event of the format: {rec.error}; nothing was written")
+    name = match_id_of(MatchLog("-", 1, [rec]), chain_hash_bytes("", record_canon(rec)))
+    return Begun(name, made=name != rec.event.id, what=what)
 
 
 def _file_journal(path: Path, match_id: str | None) -> FileJournal:
@@ -144,14 +239,24 @@ def _file_journal(path: Path, match_id: str | None) -> FileJournal:
         fail(f"{shown(path)}: cannot be read ({exc.strerror})")
 
 
+def _say(message: str) -> None:
+    """A reason on standard error, out before anything printed after it (the summary comes after)."""
+    sys.stdout.flush()
+    sys.stderr.write(f"dominolog: {message}\n")
+    sys.stderr.flush()
+
+
 def _run(
     journal: Journal,
     name: str,
-    lines: list[tuple[int, str]],
+    lines: Iterable[Line],
     notation: Notation,
     seq: int | None,
     as_played: bool,
+    single: bool,
+    begun: Begun | None,
 ) -> None:
+    """Append each line as it comes; reasons on standard error as they come, then the summary."""
     from dominolog.recording.session import Session
     from dominolog.store import DamagedStoreError
 
@@ -159,43 +264,60 @@ def _run(
     refused = 0
     written: list[int] = []
     notes: list[str] = []
-    single = len([t for _, t in lines if t.strip()]) == 1
-    for n, text in lines:
-        if not text.strip():
-            continue
-        where = f"line {n}: " if not single else ""
-        if text.startswith("\x00"):
-            sys.stderr.write(f"dominolog: {where}refused: {text[1:]}; nothing was written\n")
-            refused += 1
-            continue
-        if notation is Notation.dn:
-            done = session.enter(text)
-        else:
-            done = _enter_json(session, text, seq if not written else None)
-        written.extend(s for s, _ in done.written)
-        notes.extend(f"{i.code}: {i.message}" if single else f"seq {i.seq}: {i.code}: {i.message}" for i in done.kept)
-        if done.unusable is not None:  # the store or file cannot be written: nothing more will be
-            fail(shown(str(done.unusable), 2000), 1 if isinstance(done.unusable, DamagedStoreError) else 2)
-        if done.stopped is not None:
-            sys.stderr.write(
-                f"dominolog: {where}{'conflict' if done.conflict else 'refused'}: {shown(done.stopped, 2000)}\n"
+    stop = 0
+    try:
+        for line in lines:
+            if line.blank:
+                continue
+            where = "" if single else f"line {line.n}: "
+            if line.error is not None:
+                _say(f"{where}refused: {shown(line.error, 2000)}; nothing was written")
+                refused += 1
+                continue
+            if notation is Notation.dn:
+                done = session.enter(line.text)
+            else:
+                done = _enter_json(session, line.text, seq if not written else None)
+            if begun is not None and begun.made and not written and done.written:
+                typer.echo(f"{shown(name)}: a new match, named after the hash of its {begun.what} (which gives no id)")
+            written.extend(s for s, _ in done.written)
+            notes.extend(
+                f"{i.code}: {i.message}" if single else f"seq {i.seq}: {i.code}: {i.message}" for i in done.kept
             )
-            if done.conflict:
-                raise typer.Exit(4)
-            refused += 1
+            if done.unusable is not None:  # the store or file cannot be written: nothing more will be
+                _say(f"{where}{shown(str(done.unusable), 2000)}")
+                stop = 1 if isinstance(done.unusable, DamagedStoreError) else 2
+                break
+            if done.stopped is not None:
+                why = _column_only(done.stopped) if notation is Notation.dn else done.stopped
+                _say(f"{where}{'conflict' if done.conflict else 'refused'}: {shown(why, 2000)}")
+                if done.conflict:
+                    stop = 4
+                    break
+                refused += 1
+    except KeyboardInterrupt:
+        _say("interrupted")
+        stop = 130
+    if not stop or written:  # a stop that wrote nothing has said so ("nothing was written")
+        _summary(session, name, written, refused, notes, single)
+    if stop or refused:
+        raise typer.Exit(stop or 1)
+
+
+def _summary(session: Session, name: str, written: list[int], refused: int, notes: list[str], single: bool) -> None:
+    """What was stored, after the reasons: one line for one event given as an argument, else the count,
+    the seqs and the match's head (or that it has no event yet), and what the rules said of them."""
     if single and len(written) == 1 and not refused:
         said = "".join(f"; {x}" for x in notes)
         typer.echo(f"{shown(name)}: seq {written[0]} stored{shown(said, 2000)}")
-    else:
-        span = f" (seq {written[0]}-{written[-1]})" if written else ""
-        typer.echo(
-            f"{shown(name)}: {len(written)} event{'s' * (len(written) != 1)} stored{span}, {refused} refused; "
-            f"head {session.fingerprint}"
-        )
-        for x in notes:
-            typer.echo(f"  kept: {shown(x, 2000)}")
-    if refused:
-        raise typer.Exit(1)
+        return
+    span = "" if not written else f" (seq {written[0]})" if len(written) == 1 else f" (seq {written[0]}-{written[-1]})"
+    head = f"head {session.fingerprint}" if session.reducer.events else "the match has no event yet"
+    typer.echo(
+        f"{shown(name)}: {len(written)} event{'s' * (len(written) != 1)} stored{span}, {refused} refused; {head}"
+    )
+    for x in notes:
+        typer.echo(f"  kept: {shown(x, 2000)}")
 
 
 def _enter_json(session: Session, text: str, seq: int | None) -> Entered:

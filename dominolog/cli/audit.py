@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +18,7 @@ from dominolog.cli.common import (
     match_of,
     write_report,
 )
+from dominolog.jsontext import dumps
 from dominolog.textsafe import shown
 
 
@@ -77,7 +77,7 @@ def audit(
     if hand is not None and not doc["hands"]:
         fail(f"{where} has no hand {hand}")
     if format == "json":
-        text = json.dumps(without_pictures(doc), ensure_ascii=False, indent=1) + "\n"
+        text = dumps(without_pictures(doc), indent=1) + "\n"
     elif format == "html":
         from dominolog.audit.html import render_html
 

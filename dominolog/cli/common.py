@@ -15,11 +15,14 @@ if TYPE_CHECKING:  # imported where used: `dominolog --help` loads no command's 
     from dominolog.log.reader import MatchLog
     from dominolog.store import Store
 
+#: how every help text names the value of --db: a file or a database URL
+DB_METAVAR = "PATH|URL"
 DbOption = Annotated[
     str,
     typer.Option(
         "--db",
         envvar="DOMINOLOG_DB",
+        metavar=DB_METAVAR,
         help="The match store: a SQLite file, or a PostgreSQL database as postgresql://USER@HOST/NAME; "
         "also DOMINOLOG_DB.",
     ),
@@ -145,6 +148,7 @@ MatchStore = Annotated[
     str | None,
     typer.Option(
         "--db",
+        metavar=DB_METAVAR,
         help="Take the match from this store (a SQLite file, or a postgresql:// URL): the argument is then its id.",
     ),
 ]

@@ -15,6 +15,7 @@ from urllib.parse import quote
 import typer
 
 from dominolog.cli.common import (
+    DB_METAVAR,
     DEFAULT_DB,
     EveryMatch,
     MatchTargets,
@@ -175,6 +176,7 @@ def export(
         str | None,
         typer.Option(
             "--db",
+            metavar=DB_METAVAR,
             help="The match store (a SQLite file, or a postgresql:// URL); the arguments are then match ids. "
             "Default: DOMINOLOG_DB, else dominolog.db.",
             show_default=False,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dominolog.cli.common import DEFAULT_DB, VARIANT_NAMES, fail, read_matches, store_or_fail
+from dominolog.cli.common import DB_METAVAR, DEFAULT_DB, VARIANT_NAMES, fail, read_matches, store_or_fail
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
@@ -95,6 +95,7 @@ def standings_cmd(
         str | None,
         typer.Option(
             "--db",
+            metavar=DB_METAVAR,
             help="The match store to read when no file is given (a SQLite file, or a postgresql:// URL). "
             "Default: DOMINOLOG_DB, else dominolog.db.",
             show_default=False,

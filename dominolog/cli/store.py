@@ -15,6 +15,7 @@ import typer
 
 from dominolog.cli.common import DEFAULT_DB, DbOption, db_name, fail, store_or_fail
 from dominolog.cli.progress import LateProgress
+from dominolog.jsontext import dumps
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
@@ -189,7 +190,7 @@ def list_(
                 r["complete"] = bool(r["complete"])
                 r["date"] = match_date(r["meta"], store.first_at(r["id"]))
     if as_json:
-        typer.echo(json.dumps({"matches": rows}, indent=2, ensure_ascii=False))
+        typer.echo(dumps({"matches": rows}, indent=2))
         return
     table = [("id", "variant", "players", "status", "hands", "totals", "winner", "head")]
     for r in rows:

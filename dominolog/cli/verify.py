@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dominolog.cli.common import fail, match_id_or_fail, store_or_fail
+from dominolog.cli.common import DB_METAVAR, fail, match_id_or_fail, store_or_fail
 from dominolog.cli.progress import LateProgress
 from dominolog.textsafe import shown
 
@@ -30,6 +30,7 @@ def verify(
         str | None,
         typer.Option(
             "--db",
+            metavar=DB_METAVAR,
             help="Verify matches stored in this database (a SQLite file, or a postgresql:// URL) instead of "
             "files (also each row's hash).",
         ),

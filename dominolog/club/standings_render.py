@@ -8,7 +8,6 @@ Text is for people: every name from a log goes through :func:`dominolog.textsafe
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +20,7 @@ from dominolog import __version__
 from dominolog.club.ratings import PlayerRating
 from dominolog.club.standings import UNKNOWN, LossFigures, PartnershipRow, PlayerRow, Standings, Tally, VariantTable
 from dominolog.export import csv_text
+from dominolog.jsontext import dumps
 from dominolog.textsafe import shown
 
 #: what the columns mean, in a few lines (text and HTML show it under the tables)
@@ -492,4 +492,4 @@ def _analysis_json(counted: int, analysed: int, partial: int) -> dict[str, int]:
 
 
 def render_json(st: Standings) -> str:
-    return json.dumps(standings_document(st), indent=2, ensure_ascii=False) + "\n"
+    return dumps(standings_document(st), indent=2) + "\n"

@@ -64,6 +64,16 @@ def end_suffix(end: str) -> str:
     return "@" + tile.replace("-", "") + direction
 
 
+def action_event(action: Action, reducer: MatchReducer, clock: Clock) -> dict[str, Any]:
+    """The event a session writes for ``action`` (:func:`~dominolog.recording.notation.resolve`; a
+    header's match_start with ``seq`` and ``hash`` as its ``[Log]`` tag says). Raises
+    :class:`NotationError`."""
+    event = resolve(action, reducer, clock)
+    if action.kind == "match_start":
+        event = Session.start_event(event, action.log)
+    return event
+
+
 class Session:
     """One match being recorded."""
 
@@ -105,12 +115,10 @@ class Session:
             return False
         clock = self.clock.copy()
         try:
-            event = resolve(action, self.reducer, clock)
+            event = action_event(action, self.reducer, clock)
         except NotationError as exc:
             out.stopped = str(exc)
             return False
-        if action.kind == "match_start":
-            event = self.start_event(event, action.log)
         if self._append(event, out):
             self.clock = clock
             return True

@@ -18,6 +18,15 @@ from dominolog.state import HandResult, HandState, Holding, Judge, MatchState, P
 from dominolog.tiles import DOUBLE_SIX, Tile
 
 
+def option_words(value: Any) -> str:
+    """An option's value in words: ``yes``/``no`` for a flag, ``none`` for null, a number as written."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    return str(value)
+
+
 class VariantError(ValueError):
     """Options or players that the variant cannot play with."""
 
@@ -66,10 +75,26 @@ class Variant:
             if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
                 raise VariantError(f"option {key!r} has a bad value {value!r}")
             self.options[key] = value
+        #: the options the match_start gives; the others are the rulebook's defaults
+        self.given_options = frozenset(options or ())
         self.check_options()
 
     def check_options(self) -> None:
         """Raise VariantError for option values the rules cannot use."""
+
+    def option_shown(self, key: str) -> tuple[str, bool]:
+        """Option ``key`` as the rulebook says its value (``100``, ``yes``), and whether the match plays
+        the rulebook's default (the match_start does not give the option)."""
+        return option_words(self.options[key]), key not in self.given_options
+
+    def options_shown(self) -> str:
+        """Every option of the variant as the rulebook says it, a default named as one:
+        ``partners: no (default), target: 61 (default)``."""
+        parts = []
+        for key in self.option_specs:
+            value, default = self.option_shown(key)
+            parts.append(f"{key}: {value}" + (" (default)" if default else ""))
+        return ", ".join(parts)
 
     # -- hands -------------------------------------------------------------
     def hand_size(self, n_players: int) -> int:

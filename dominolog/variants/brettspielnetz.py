@@ -45,6 +45,12 @@ class Brettspielnetz(LineVariant):
         if self.options["draw_limit"] is not None and self.options["draw_limit"] < 1:
             raise VariantError("option 'draw_limit' must be at least 1, or null for no limit")
 
+    def option_shown(self, key: str) -> tuple[str, bool]:
+        value, default = super().option_shown(key)
+        if key == "draw_limit" and self.options[key] is None:  # B3: null is the rule before 2010
+            value = "no limit"
+        return value, default
+
     def hand_size(self, n_players: int) -> int:  # B1
         return 7
 

@@ -41,6 +41,11 @@ class DoubleDraw(LineVariant):
         if self.options["target"] is not None and self.options["target"] < 1:
             raise VariantError("option 'target' must be at least 1")
 
+    def option_shown(self, key: str) -> tuple[str, bool]:
+        if key == "target" and self.options[key] is None:  # E7: the default depends on the table
+            return str(self.target), True
+        return super().option_shown(key)
+
     @property
     def target(self) -> int:  # E7
         if self.options["target"] is not None:
