@@ -36,6 +36,39 @@ HOSTILE = [
 ]
 
 
+#: matches stored under ids (and with players) that differ in case or are not ASCII, which a linguistic
+#: collation orders otherwise than their bytes (ICU en-US: alpha-2, Alpha-1, éclair, Éclair, zeta-1,
+#: Zeta-1, Ωmega): the order of every backend is the bytes' (SQLite's), ``sorted`` in Python
+RENAMED = {
+    "Zeta-1": ("Ana", "Ben"),
+    "alpha-2": ("Ana", "ben"),
+    "Alpha-1": ("Åsa", "Ben"),
+    "éclair": ("Ana", "Ben"),
+    "Éclair": ("zoë", "Zoe"),
+    "Ωmega": ("Ana", "Ben"),
+    "zeta-1": ("Ana", "Ben"),
+    "_10": ("ana", "Ben"),
+}
+
+
+def renamed_file(tmp_path: Path) -> Path:
+    """The simulated Ghost 13 match once under each id of :data:`RENAMED`, with its players (no hashes:
+    each copy is a valid match of its own)."""
+    lines = (ROOT / "replays" / "ghost13-simulated.jsonl").read_text(encoding="utf-8").splitlines()
+    out = []
+    for mid, (ana, ben) in RENAMED.items():
+        for line in lines:
+            obj = json.loads(line)
+            obj.pop("hash", None)
+            if obj["type"] == "match_start":
+                obj["id"] = mid
+            text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+            out.append(text.replace('"Ana"', json.dumps(ana, ensure_ascii=False)).replace('"Ben"', json.dumps(ben)))
+    path = tmp_path / "renamed.jsonl"
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return path
+
+
 def import_files(store: Store, files: list[Path]) -> list[str]:
     """Import ``files``; the statuses of the matches, in order."""
     out = []
@@ -68,6 +101,12 @@ class StoreContract:
 
     #: what the database raises when it refuses a statement
     refused: tuple[type[BaseException], ...] = ()
+
+    def reference_matches(self, tmp_path: Path, files: list[Path]) -> list[dict[str, Any]]:
+        """The rows of ``list_matches`` a fresh SQLite store gives for ``files``."""
+        with open_store(tmp_path / "reference-list.db") as ref:
+            import_files(ref, files)
+            return ref.list_matches()
 
     def reference(self, tmp_path: Path, files: list[Path]) -> tuple[list[Any], list[Any]]:
         """The projections a fresh SQLite store gives for ``files``."""
@@ -108,6 +147,30 @@ class StoreContract:
         assert result.status == "conflict" and "first difference at seq 6" in result.reason
         assert same.status == "skipped"
         assert list(store.lines(GHOST_ID)) == GHOST.read_bytes().splitlines()[: len(store.records(GHOST_ID))]
+
+    def test_matches_are_listed_in_the_order_of_their_ids_bytes(self, store: Store, tmp_path: Path) -> None:
+        """Ids that differ in case or are not ASCII come back in one order on every backend, their bytes'
+        (SQLite's): ``Zeta-1`` before ``alpha-2``, whatever the database's collation (PostgreSQL's runs
+        on an ICU en-US database here, which would put ``alpha-2`` first)."""
+        files = [*REPLAYS, renamed_file(tmp_path), hostile_file(tmp_path)]
+        assert import_files(store, files) == ["imported"] * 31
+        reference = self.reference_matches(tmp_path, files)
+        ids = sorted(m["id"] for m in reference)
+        assert ids.index("Alpha-1") < ids.index("Zeta-1") < ids.index("_10") < ids.index("alpha-2")
+        assert ids.index("alpha-2") < ids.index("zeta-1") < ids.index("Éclair") < ids.index("éclair")
+        assert ids[-1] == "Ωmega"
+        assert store.match_ids() == ids
+        assert store.list_matches() == reference
+        assert [r["id"] for r in reference] == ids
+        complete = [r["id"] for r in reference if r["variant"] == "ghost13" and r["status"] == "complete"]
+        assert [r["id"] for r in store.list_matches(variant="ghost13", status="complete")] == complete
+        assert complete[:4] == ["Alpha-1", "Zeta-1", "_10", "alpha-2"]
+        with_ben = [r["id"] for r in reference if "Ben" in json.loads(r["players"])]
+        assert [r["id"] for r in store.list_matches(player="Ben")] == with_ben
+        assert [r["id"] for r in store.list_matches(player="ben")] == ["alpha-2"]  # (names are not folded)
+        assert store.projections() == self.reference(tmp_path, files)
+        hands = [h[0] for h in store.projections()[1]]
+        assert hands == sorted(hands) and hands.index("Zeta-1") < hands.index("alpha-2")
 
     # -- appending -----------------------------------------------------------------------------------------------
     def test_append_writes_each_event_in_sequence(self, store: Store) -> None:
@@ -253,9 +316,12 @@ class TestSqliteStore(StoreContract):
 
 
 class TestPostgresStore(StoreContract):
+    """On a database whose collation orders text as a person does (ICU en-US), not by its bytes: what
+    the store orders must not follow it."""
+
     @pytest.fixture
-    def target(self, pg_url: str) -> str:
-        return pg_url
+    def target(self, pg_linguistic_url: str) -> str:
+        return pg_linguistic_url
 
     @property
     def refused(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
@@ -269,6 +335,22 @@ class TestPostgresStore(StoreContract):
             store.conn.execute("ALTER TABLE events DISABLE TRIGGER USER")
             store.conn.execute(sql, params)
             store.conn.execute("ALTER TABLE events ENABLE TRIGGER USER")
+
+    def test_a_store_made_before_the_c_collation_lists_in_the_bytes_order_too(
+        self, store: Store, tmp_path: Path
+    ) -> None:
+        """A store made before its id columns were in the "C" collation has them in the database's (ICU
+        en-US here): the queries ask for the bytes' order themselves, so it lists as a new one does."""
+        for table, column in (("events", "match_id"), ("matches", "id"), ("hands", "match_id")):
+            store.conn.execute(f'ALTER TABLE {table} ALTER COLUMN {column} TYPE text COLLATE "default"')
+        assert store.conn.execute("SELECT max(id) FROM (VALUES ('alpha-2'), ('Zeta-1')) AS v(id)").fetchone() == (
+            "Zeta-1",
+        )  # (the database's collation puts Zeta-1 last)
+        files = [*REPLAYS, renamed_file(tmp_path)]
+        import_files(store, files)
+        ids = sorted(m["id"] for m in self.reference_matches(tmp_path, files))
+        assert store.match_ids() == ids and [r["id"] for r in store.list_matches()] == ids
+        assert store.projections() == self.reference(tmp_path, files)
 
     def test_truncate_is_refused_too(self, store: Store) -> None:
         store.append("m", START)

@@ -2,7 +2,10 @@
 here), recognised as ours (``dominolog_meta``) or refused, given the tables when it has none.
 
 The tables are SQLite's (:mod:`dominolog.store.opening`) in PostgreSQL's types: ``raw`` is ``bytea``,
-the counts ``integer``; JSON is kept as text, exactly as the store wrote it. ``events`` refuses UPDATE,
+the counts ``integer``; JSON is kept as text, exactly as the store wrote it. The match id columns are
+in the "C" collation (the order of their bytes, SQLite's), whatever the database's own: the store's
+queries ask for that order (``COLLATE "C"``), which the primary keys' indexes then give (a store made
+before had them in the database's collation: the same order, by a sort). ``events`` refuses UPDATE,
 DELETE and TRUNCATE from a trigger (whoever asks, its owner too, unless a superuser or the owner
 disables the triggers), and those privileges are revoked from PUBLIC.
 """
@@ -32,7 +35,7 @@ SCHEMA = (
     """
 CREATE TABLE dominolog_meta (key text PRIMARY KEY, value text NOT NULL);
 CREATE TABLE events (
-    match_id text NOT NULL,
+    match_id text COLLATE "C" NOT NULL,
     seq integer NOT NULL CHECK (seq >= 1),
     type text,
     player text,
@@ -57,7 +60,7 @@ CREATE TRIGGER events_append_only_truncate BEFORE TRUNCATE ON events
 REVOKE UPDATE, DELETE, TRUNCATE ON events FROM PUBLIC;
 GRANT SELECT ON dominolog_meta TO PUBLIC;
 CREATE TABLE matches (
-    id text PRIMARY KEY,
+    id text COLLATE "C" PRIMARY KEY,
     variant text,
     players text,
     meta text,
@@ -73,7 +76,7 @@ CREATE TABLE matches (
 );
 CREATE INDEX matches_head ON matches (head);
 CREATE TABLE hands (
-    match_id text NOT NULL,
+    match_id text COLLATE "C" NOT NULL,
     number integer NOT NULL,
     "end" text NOT NULL,
     winner text,
@@ -81,13 +84,13 @@ CREATE TABLE hands (
     PRIMARY KEY (match_id, number)
 );
 CREATE TABLE imports (
-    match_id text NOT NULL,
+    match_id text COLLATE "C" NOT NULL,
     source text NOT NULL,
     line integer NOT NULL,
     imported_at text NOT NULL
 );
 """
-    + ANALYSES.replace("TEXT", "text")
+    + ANALYSES.replace("TEXT", "text").replace("match_id text", 'match_id text COLLATE "C"', 1)
     + ";\n"
 )
 

@@ -12,7 +12,10 @@ The same tables as the SQLite store (:mod:`dominolog.store.pgschema`), the same 
   match are serialized and appends to different matches are not;
 - every row carries its chain hash, checked by ``verify --db``; the projections are rebuilt by
   ``reindex``;
-- durable on commit: the session runs with ``synchronous_commit=on`` whatever the server's default.
+- durable on commit: the session runs with ``synchronous_commit=on`` whatever the server's default;
+- one order: matches are listed, exported and verified in the order of their ids' bytes, as SQLite
+  orders them, whatever the database's collation (``ORDER BY ... COLLATE "C"``; a store made now has
+  its id columns in the "C" collation, so that the primary keys' indexes give that order).
 
 A line is stored exactly as read: as text when PostgreSQL's text can hold it (UTF-8 without NUL),
 else as bytes in ``raw`` (SQLite's store keeps only lines that are not UTF-8 there). The SQL views
@@ -42,6 +45,9 @@ class PostgresStore(Store):
     """A store in a PostgreSQL database. Use :func:`dominolog.store.open_store` with a URL."""
 
     conn: PgConnection
+    #: ids (and any text) ordered by their bytes, as in SQLite, not by the database's locale (an ICU or
+    #: en_US collation puts ``alpha-2`` before ``Zeta-1``)
+    _BYTE_ORDER = ' COLLATE "C"'
     _SAVE_ANALYSIS = (
         "INSERT INTO analyses VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, head, version, settings) "
         "DO UPDATE SET analysed_at = EXCLUDED.analysed_at, review = EXCLUDED.review"
