@@ -75,6 +75,11 @@ class Cluster:
         )
         if init.returncode != 0:
             raise RuntimeError(f"initdb failed ({init.returncode}): {init.stderr.strip()[-2000:]}")
+        return self.start_again()
+
+    def start_again(self) -> Cluster:
+        """pg_ctl start on the cluster made by :meth:`start` (after :meth:`stop_now`); RuntimeError
+        saying why not."""
         options = f"-k {self.root} -p {self.port} -c listen_addresses='' -c max_connections=60 -c shared_buffers=16MB"
         if not self.durable:  # the tests measure nothing and test no crash of the server
             options += " -c fsync=off -c full_page_writes=off"
@@ -128,6 +133,13 @@ class Cluster:
                 "the locale"
             )
         return url
+
+    def stop_now(self) -> None:
+        """Stop the server at once, as a crash would (``pg_ctl stop -m immediate``: its connections are
+        cut, nothing is shut down cleanly), keeping its data for :meth:`start_again`."""
+        ctl = self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop", timeout=60)
+        if ctl.returncode != 0:
+            raise RuntimeError(f"pg_ctl stop failed ({ctl.returncode}): {ctl.stderr.strip()}")
 
     def stop(self) -> None:
         if self.data.exists():

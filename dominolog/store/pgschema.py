@@ -12,6 +12,7 @@ disables the triggers), and those privileges are revoked from PUBLIC.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -113,6 +114,16 @@ def _said(exc: BaseException, url: str) -> str:
     return shown(text, 400)
 
 
+def _quiet_driver() -> None:
+    """psycopg logs what it ignores while it fails (``error ignored terminating <psycopg.Pipeline [BAD]>``
+    when the server stops under an import): the error it raises is the one the user is told, once, so
+    its log goes nowhere unless the program that uses the store configures logging itself (a
+    :class:`logging.NullHandler`, as a library should; Python would print it on stderr otherwise)."""
+    log = logging.getLogger("psycopg")
+    if not any(isinstance(h, logging.NullHandler) for h in log.handlers):
+        log.addHandler(logging.NullHandler())
+
+
 def connect(url: str) -> tuple[PgConnection, str]:
     """A connection to the database ``url`` and its name for messages, or :class:`StoreError`."""
     name = redacted(url)
@@ -121,6 +132,8 @@ def connect(url: str) -> tuple[PgConnection, str]:
     except ImportError:
         raise StoreError(f"{name}: a PostgreSQL store needs psycopg 3: pip install 'dominolog[postgres]'") from None
     from dominolog.store.pgconn import PgConnection
+
+    _quiet_driver()
 
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=10)

@@ -179,8 +179,14 @@ class Store(Appending, Analyses):
         self.conn.execute("COMMIT")
 
     def _rollback(self) -> None:
-        if self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
+        """Undo the transaction under way (after an error). When the database has failed (a server
+        gone), the rollback fails too: the error that came first is the one that tells, so this one is
+        not raised (the server undoes the transaction of a connection it lost)."""
+        try:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+        except self.db_errors:
+            pass
 
     def _lock_match(self, match_id: str) -> None:
         """Keep other writers off the match until the transaction ends (SQLite's write lock does
@@ -334,8 +340,11 @@ class Store(Appending, Analyses):
             return ImportResult(src, prep.line, mid, "failed", reason=reason)
         except BaseException:
             self._starts.pop(mid, None)
-            self.conn.execute("ROLLBACK TO import_match")
-            self.conn.execute("RELEASE import_match")
+            try:
+                self.conn.execute("ROLLBACK TO import_match")
+                self.conn.execute("RELEASE import_match")
+            except self.db_errors:  # the database failed: the error that came first tells (see _rollback)
+                pass
             raise
         self.conn.execute("RELEASE import_match")
         return ImportResult(src, prep.line, mid, "imported", len(rows), report.valid)
