@@ -7,7 +7,9 @@ in the "C" collation (the order of their bytes, SQLite's), whatever the database
 queries ask for that order (``COLLATE "C"``), which the primary keys' indexes then give (a store made
 before had them in the database's collation: the same order, by a sort). ``events`` refuses UPDATE,
 DELETE and TRUNCATE from a trigger (whoever asks, its owner too, unless a superuser or the owner
-disables the triggers), and those privileges are revoked from PUBLIC.
+disables the triggers), and those privileges are revoked from PUBLIC. The views ``hand_scores`` and
+``standings`` (:mod:`dominolog.store.pgviews`, SQLite's in PostgreSQL's SQL) are made with the
+tables, and added to a store made before them when a role that may create in its schema opens it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
+from dominolog.store.pgviews import FUNCTIONS, VIEW_NAMES, VIEWS
 from dominolog.store.store import BUSY_SECONDS
 from dominolog.store.target import redacted
 from dominolog.textsafe import shown
@@ -93,6 +96,8 @@ CREATE TABLE imports (
 """
     + ANALYSES.replace("TEXT", "text").replace("match_id text", 'match_id text COLLATE "C"', 1)
     + ";\n"
+    + FUNCTIONS
+    + "\n".join(VIEWS)
 )
 
 
@@ -176,6 +181,8 @@ def prepare(conn: PgConnection, name: str, create: bool, write: bool) -> bool:
         raise StoreError(f"{name}: cannot use the database ({_said(exc, '')})") from None
     if write and not can_insert:
         raise ReadOnlyError(f"{name}: the store is read-only for this role (no INSERT on events); nothing was written")
+    if can_insert:
+        _add_views(conn)
     return not can_insert
 
 
@@ -183,6 +190,45 @@ def _tables(conn: PgConnection) -> set[str]:
     # (pg_tables lists them all; information_schema only those this role may use)
     rows = conn.execute("SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema()").fetchall()
     return {r[0] for r in rows}
+
+
+def _names(conn: PgConnection) -> set[str]:
+    """The names of the tables, views, indexes, sequences ... in the store's schema."""
+    rows = conn.execute(
+        "SELECT c.relname FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace "
+        "WHERE n.nspname = current_schema()"
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def _add_views(conn: PgConnection) -> None:
+    """Give a store made before the views (:mod:`dominolog.store.pgviews`) the views it lacks, with their
+    functions, in one short transaction, as SQLite's store gets them (:mod:`dominolog.store.opening`).
+    A name taken already (a table or view of the user's) is left alone; and the whole is left for a
+    later opening when this role may not create in the schema, while another session is making them,
+    or when the database refuses (the store's tables are what matters)."""
+    import psycopg
+
+    missing = [name for name in VIEW_NAMES if name not in _names(conn)]
+    if not missing:
+        return
+    try:
+        if not conn.execute("SELECT has_schema_privilege(current_schema(), 'CREATE')").fetchone()[0]:
+            return
+        conn.execute("BEGIN")
+        if conn.execute(f"SELECT pg_try_advisory_xact_lock({SCHEMA_LOCK})").fetchone()[0]:
+            taken = _names(conn)
+            conn.execute(FUNCTIONS)
+            for name, sql in zip(VIEW_NAMES, VIEWS, strict=True):
+                if name not in taken:
+                    conn.execute(sql)
+        conn.execute("COMMIT")
+    except psycopg.Error:
+        try:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        except psycopg.Error:
+            pass
 
 
 def _create(conn: PgConnection) -> None:

@@ -19,7 +19,8 @@ The same tables as the SQLite store (:mod:`dominolog.store.pgschema`), the same 
 
 A line is stored exactly as read: as text when PostgreSQL's text can hold it (UTF-8 without NUL),
 else as bytes in ``raw`` (SQLite's store keeps only lines that are not UTF-8 there). The SQL views
-for Datasette (:mod:`dominolog.store.views`) are SQLite's only.
+``hand_scores`` and ``standings`` are SQLite's (:mod:`dominolog.store.views`) written in PostgreSQL's
+SQL (:mod:`dominolog.store.pgviews`): the same rows.
 """
 
 from __future__ import annotations
