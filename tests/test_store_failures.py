@@ -178,6 +178,27 @@ def test_the_server_stopped_under_an_append_from_a_pipe_is_exit_2_in_one_line(ow
         assert verify_stored(store, "m").valid
 
 
+def test_what_psycopg_logs_while_it_fails_never_reaches_stderr(pg_url: str, tmp_path: Path) -> None:
+    """Proves, without waiting for the race that makes psycopg log it, that once a PostgreSQL store is
+    open the driver's own warnings (``error ignored terminating <psycopg.Pipeline [BAD]>: ...``, logged
+    while a pipeline dies with its server) go nowhere, where Python would print them on stderr; a
+    program that configures logging itself still gets them."""
+    import sys
+
+    code = (
+        "import logging, sys\n"
+        "from dominolog.store import open_store\n"
+        "with open_store(sys.argv[1]):\n"
+        "    logging.getLogger('psycopg').warning('error ignored terminating <psycopg.Pipeline [BAD]>: lost')\n"
+        "logging.basicConfig()\n"
+        "logging.getLogger('psycopg').warning('told once logging is configured')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, pg_url], cwd=tmp_path, capture_output=True, text=True, check=False
+    )  # (from a temp folder: the installed package, not the checkout)
+    assert (done.returncode, done.stderr) == (0, "WARNING:psycopg:told once logging is configured\n")
+
+
 # -- SQLite: a file that can grow no more -------------------------------------------------------------------------
 
 
