@@ -209,10 +209,9 @@ def _add_views(conn: PgConnection) -> None:
     or when the database refuses (the store's tables are what matters)."""
     import psycopg
 
-    missing = [name for name in VIEW_NAMES if name not in _names(conn)]
-    if not missing:
-        return
     try:
+        if all(name in _names(conn) for name in VIEW_NAMES):
+            return
         if not conn.execute("SELECT has_schema_privilege(current_schema(), 'CREATE')").fetchone()[0]:
             return
         conn.execute("BEGIN")
