@@ -155,3 +155,13 @@ def pg_cluster() -> Iterator[Any]:
 def pg_url(pg_cluster: Any) -> str:
     """The URL of a new, empty database on the session's PostgreSQL server."""
     return str(pg_cluster.new_database())
+
+
+@pytest.fixture
+def pg_linguistic_url(pg_cluster: Any) -> str:
+    """The URL of a new, empty database whose collation orders text as a person does (ICU ``en-US``:
+    ``alpha-2`` before ``Zeta-1``); the test fails saying why when the server cannot make one."""
+    try:
+        return str(pg_cluster.linguistic_database())
+    except RuntimeError as exc:
+        pytest.fail(str(exc))

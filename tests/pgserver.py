@@ -23,6 +23,9 @@ from pathlib import Path
 #: how to get the server on Debian or Ubuntu (what .ci/run does)
 INSTALL = "apt-get update && apt-get install -y postgresql"
 SUPERUSER = "postgres"
+#: the ICU locale of a database whose collation is not the bytes' order (PostgreSQL 15 takes it with
+#: LOCALE_PROVIDER icu; an unknown locale is only a warning there, so its order is checked)
+LINGUISTIC = "en-US"
 
 
 def find_bin() -> Path | None:
@@ -72,6 +75,11 @@ class Cluster:
         )
         if init.returncode != 0:
             raise RuntimeError(f"initdb failed ({init.returncode}): {init.stderr.strip()[-2000:]}")
+        return self.start_again()
+
+    def start_again(self) -> Cluster:
+        """pg_ctl start on the cluster made by :meth:`start` (after :meth:`stop_now`); RuntimeError
+        saying why not."""
         options = f"-k {self.root} -p {self.port} -c listen_addresses='' -c max_connections=60 -c shared_buffers=16MB"
         if not self.durable:  # the tests measure nothing and test no crash of the server
             options += " -c fsync=off -c full_page_writes=off"
@@ -87,15 +95,51 @@ class Cluster:
         """A libpq URL of ``database`` on this cluster's socket."""
         return f"postgresql://{user}@/{database}?host={self.root}&port={self.port}"
 
-    def new_database(self) -> str:
-        """The URL of a new, empty database."""
+    def new_database(self, icu_locale: str | None = None) -> str:
+        """The URL of a new, empty database: in the cluster's locale (initdb's: C.UTF-8 here, which
+        orders text by its bytes), or with ``icu_locale`` in that ICU locale's collation."""
         import psycopg
 
         self._databases += 1
         name = f"t{os.getpid()}_{self._databases}_{time.monotonic_ns() % 1_000_000}"
+        locale = f" LOCALE_PROVIDER icu ICU_LOCALE '{icu_locale}'" if icu_locale else ""
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')  # type: ignore[arg-type]
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0{locale}')  # type: ignore[arg-type]
         return self.url(name)
+
+    def linguistic_database(self) -> str:
+        """The URL of a new, empty database whose collation orders text as a person does (ICU's
+        ``en-US``: ``alpha-2`` before ``Zeta-1``, where the bytes put ``Z`` first); RuntimeError saying
+        why when the server cannot make one (built without ICU, an ICU without the locale)."""
+        import psycopg
+
+        try:
+            url = self.new_database(icu_locale=LINGUISTIC)
+        except psycopg.Error as exc:
+            raise RuntimeError(
+                f"the server cannot create a database with the ICU collation {LINGUISTIC!r} "
+                f"(CREATE DATABASE ... LOCALE_PROVIDER icu ICU_LOCALE '{LINGUISTIC}'): {' '.join(str(exc).split())}"
+            ) from None
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT datlocprovider, daticulocale, 'alpha-2' < 'Zeta-1', 'éclair' < 'Zeta-1' "
+                "FROM pg_database WHERE datname = current_database()"
+            ).fetchone()
+        assert row is not None
+        if row[2:] != (True, True):
+            raise RuntimeError(
+                f"a database created with ICU_LOCALE {LINGUISTIC!r} (provider {row[0]!r}, locale {row[1]!r}) "
+                "does not order text linguistically ('alpha-2' < 'Zeta-1' is false): the server's ICU lacks "
+                "the locale"
+            )
+        return url
+
+    def stop_now(self) -> None:
+        """Stop the server at once, as a crash would (``pg_ctl stop -m immediate``: its connections are
+        cut, nothing is shut down cleanly), keeping its data for :meth:`start_again`."""
+        ctl = self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop", timeout=60)
+        if ctl.returncode != 0:
+            raise RuntimeError(f"pg_ctl stop failed ({ctl.returncode}): {ctl.stderr.strip()}")
 
     def stop(self) -> None:
         if self.data.exists():

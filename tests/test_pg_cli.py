@@ -58,6 +58,33 @@ def test_the_store_commands_say_on_postgresql_what_they_say_on_a_file(
     assert listed.code == 0 and MID in listed.out and listed.out.endswith("22 matches\n")
 
 
+def test_ids_that_differ_in_case_come_in_the_files_order_on_a_linguistic_database(
+    cli: Cli, tmp_path: Path, pg_linguistic_url: str
+) -> None:
+    """On a database whose collation is ICU en-US (``alpha-2`` before ``Zeta-1``), ``list``, ``export
+    --all`` and ``verify --db`` give the matches in the order a SQLite file does: their ids' bytes."""
+    from tests.test_store_contract import RENAMED, renamed_file
+
+    file_db = tmp_path / "club.db"
+    matches = renamed_file(tmp_path)
+    for db in (pg_linguistic_url, file_db):
+        assert cli("import", matches, "--db", db).out.startswith(f"{len(RENAMED)} stored, 0 already there;")
+    for argv in (
+        ["list"],
+        ["list", "--json"],
+        ["export", "--all", "--format", "csv"],
+        ["export", "--all", "--format", "csv", "--long"],
+        ["verify"],
+        ["verify", "--json"],
+        ["standings"],
+    ):
+        on_pg, on_file = cli(*argv, "--db", pg_linguistic_url), cli(*argv, "--db", file_db)
+        assert (on_pg.code, on_pg.out) == (on_file.code, on_file.out.replace(str(file_db), pg_linguistic_url)), argv
+        assert on_pg.code == 0, (argv, on_pg.err)
+    listed = [line.split()[0] for line in cli("list", "--db", pg_linguistic_url).out.splitlines()[1:-1]]
+    assert listed == sorted(RENAMED) == ["Alpha-1", "Zeta-1", "_10", "alpha-2", "zeta-1", "Éclair", "éclair", "Ωmega"]
+
+
 def test_append_then_a_taken_seq_is_exit_4_and_a_tampered_row_is_found(cli: Cli, pg_url: str) -> None:
     import psycopg
 

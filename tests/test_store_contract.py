@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,19 @@ from dominolog.store import ConflictError, ReadOnlyError, RefusedError, Store, S
 from tests.conftest import ROOT
 
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
+SEASON = sorted((ROOT / "replays" / "club-season").glob("*.jsonl"))
+#: projection rows edited behind the store's back (as an owner may): JSON that is not valid, of the wrong
+#: type, a winner that is no player; the views must read them, each backend alike
+EDITS = [
+    ("UPDATE hands SET points = '{broken' WHERE match_id = 'sim-ghost13-7-1' AND number = 1", ()),
+    ("UPDATE hands SET points = '[1, 2]', winner = '[7, \"Ana\"]' WHERE match_id = ? AND number = 2", ("Zeta-1",)),
+    ("UPDATE hands SET winner = 'null' WHERE match_id = 'club-2026-09-03-table-1' AND number = 1", ()),
+    ("UPDATE matches SET meta = ? WHERE id = 'club-2026-09-03-table-1'", ('{"date": 5, "event": "x"}',)),
+    ("UPDATE matches SET meta = ? WHERE id = 'club-2026-09-17-table-1'", ('{"date": "2026-02-30", "table": "2"}',)),
+    ("UPDATE matches SET players = '\"Ana\"' WHERE id = 'alpha-2'", ()),
+    ("UPDATE matches SET winner = 'not json' WHERE id = 'Éclair'", ()),
+    ("UPDATE matches SET players = '[\"Ana\", \"Nobody\"]' WHERE id = 'zeta-1'", ()),
+]
 GHOST = ROOT / "replays" / "ghost13-disputed.jsonl"
 GHOST_ID = "disputed-2026-11-20"
 START = b'{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":"m"}'
@@ -34,6 +47,56 @@ HOSTILE = [
     b'{"type":"note","text":"caf\xe9 \xff not UTF-8"}',
     '{"type":"note","text":"Zoë ♠ \\u00e9"}'.encode(),
 ]
+
+
+#: matches stored under ids (and with players) that differ in case or are not ASCII, which a linguistic
+#: collation orders otherwise than their bytes (ICU en-US: alpha-2, Alpha-1, éclair, Éclair, zeta-1,
+#: Zeta-1, Ωmega): the order of every backend is the bytes' (SQLite's), ``sorted`` in Python
+RENAMED = {
+    "Zeta-1": ("Ana", "Ben"),
+    "alpha-2": ("Ana", "ben"),
+    "Alpha-1": ("Åsa", "Ben"),
+    "éclair": ("Ana", "Ben"),
+    "Éclair": ("zoë", "Zoe"),
+    "Ωmega": ("Ana", "Ben"),
+    "zeta-1": ("Ana", "Ben"),
+    "_10": ("ana", "Ben"),
+}
+
+
+def renamed_file(tmp_path: Path) -> Path:
+    """The simulated Ghost 13 match once under each id of :data:`RENAMED`, with its players (no hashes:
+    each copy is a valid match of its own)."""
+    lines = (ROOT / "replays" / "ghost13-simulated.jsonl").read_text(encoding="utf-8").splitlines()
+    out = []
+    for mid, (ana, ben) in RENAMED.items():
+        for line in lines:
+            obj = json.loads(line)
+            obj.pop("hash", None)
+            if obj["type"] == "match_start":
+                obj["id"] = mid
+            text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+            out.append(text.replace('"Ana"', json.dumps(ana, ensure_ascii=False)).replace('"Ben"', json.dumps(ben)))
+    path = tmp_path / "renamed.jsonl"
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return path
+
+
+def views_of(store: Store) -> dict[str, tuple[list[str], list[tuple[Any, ...]]]]:
+    """Each view's column names and rows, as the store's database gives them (in the view's order)."""
+    out = {}
+    for view in ("hand_scores", "standings"):
+        cur = store.conn.execute(f"SELECT * FROM {view}")
+        out[view] = ([d[0] for d in cur.description], [tuple(r) for r in cur.fetchall()])
+    return out
+
+
+def names_of(store: Store) -> set[str]:
+    """The names of the tables and views of the store's database (its schema's)."""
+    if isinstance(store.path, Path):
+        return {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master")}
+    sql = "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'"
+    return {r[0] for r in store.conn.execute(sql)}
 
 
 def import_files(store: Store, files: list[Path]) -> list[str]:
@@ -68,6 +131,25 @@ class StoreContract:
 
     #: what the database raises when it refuses a statement
     refused: tuple[type[BaseException], ...] = ()
+
+    def reference_matches(self, tmp_path: Path, files: list[Path]) -> list[dict[str, Any]]:
+        """The rows of ``list_matches`` a fresh SQLite store gives for ``files``."""
+        with open_store(tmp_path / "reference-list.db") as ref:
+            import_files(ref, files)
+            return ref.list_matches()
+
+    def reference_views(
+        self, tmp_path: Path, files: list[Path], edits: Sequence[tuple[str, tuple[Any, ...]]] = ()
+    ) -> dict[str, tuple[list[str], list[tuple[Any, ...]]]]:
+        """The columns and rows of the views a fresh SQLite store gives for ``files``, its projections
+        edited with ``edits`` first."""
+        db = tmp_path / f"reference-views-{len(edits)}.db"
+        with open_store(db) as ref:
+            import_files(ref, files)
+            with ref._write():
+                for sql, params in edits:
+                    ref.conn.execute(sql, params)
+            return views_of(ref)
 
     def reference(self, tmp_path: Path, files: list[Path]) -> tuple[list[Any], list[Any]]:
         """The projections a fresh SQLite store gives for ``files``."""
@@ -108,6 +190,30 @@ class StoreContract:
         assert result.status == "conflict" and "first difference at seq 6" in result.reason
         assert same.status == "skipped"
         assert list(store.lines(GHOST_ID)) == GHOST.read_bytes().splitlines()[: len(store.records(GHOST_ID))]
+
+    def test_matches_are_listed_in_the_order_of_their_ids_bytes(self, store: Store, tmp_path: Path) -> None:
+        """Ids that differ in case or are not ASCII come back in one order on every backend, their bytes'
+        (SQLite's): ``Zeta-1`` before ``alpha-2``, whatever the database's collation (PostgreSQL's runs
+        on an ICU en-US database here, which would put ``alpha-2`` first)."""
+        files = [*REPLAYS, renamed_file(tmp_path), hostile_file(tmp_path)]
+        assert import_files(store, files) == ["imported"] * 31
+        reference = self.reference_matches(tmp_path, files)
+        ids = sorted(m["id"] for m in reference)
+        assert ids.index("Alpha-1") < ids.index("Zeta-1") < ids.index("_10") < ids.index("alpha-2")
+        assert ids.index("alpha-2") < ids.index("zeta-1") < ids.index("Éclair") < ids.index("éclair")
+        assert ids[-1] == "Ωmega"
+        assert store.match_ids() == ids
+        assert store.list_matches() == reference
+        assert [r["id"] for r in reference] == ids
+        complete = [r["id"] for r in reference if r["variant"] == "ghost13" and r["status"] == "complete"]
+        assert [r["id"] for r in store.list_matches(variant="ghost13", status="complete")] == complete
+        assert complete[:4] == ["Alpha-1", "Zeta-1", "_10", "alpha-2"]
+        with_ben = [r["id"] for r in reference if "Ben" in json.loads(r["players"])]
+        assert [r["id"] for r in store.list_matches(player="Ben")] == with_ben
+        assert [r["id"] for r in store.list_matches(player="ben")] == ["alpha-2"]  # (names are not folded)
+        assert store.projections() == self.reference(tmp_path, files)
+        hands = [h[0] for h in store.projections()[1]]
+        assert hands == sorted(hands) and hands.index("Zeta-1") < hands.index("alpha-2")
 
     # -- appending -----------------------------------------------------------------------------------------------
     def test_append_writes_each_event_in_sequence(self, store: Store) -> None:
@@ -197,6 +303,33 @@ class StoreContract:
         assert store.first_at(GHOST_ID) == "2026-11-20T21:05:25Z"
         assert store.close_ids("disputed-2026-11-2")[0] == GHOST_ID
 
+    def test_the_views_give_the_rows_a_sqlite_store_gives(self, store: Store, tmp_path: Path) -> None:
+        """``hand_scores`` and ``standings`` hold, column for column and row for row in the same order,
+        what a SQLite store's views hold for the same matches (the club season, the replays, ids and
+        players differing in case): the same values of the same Python types; and again once rows of
+        the projections are edited behind the store's back (JSON not valid or of the wrong type, a
+        date that is no day): no view fails, both read them alike."""
+        files = [*SEASON, *REPLAYS, renamed_file(tmp_path), hostile_file(tmp_path)]
+        import_files(store, files)
+        got = views_of(store)
+        assert got == self.reference_views(tmp_path, files)
+        hand_scores, standings = got["hand_scores"][1], got["standings"][1]
+        assert len(hand_scores) == 653 and len(standings) == 32
+        club = next(r for r in hand_scores if r[0] == "club-2026-09-03-table-1")
+        assert club == ("club-2026-09-03-table-1", "2026-09-03", "Thursday club, evening 1", "1", "ghost13", "complete",
+                        1, 1, "block", "Ben", "Ana", 1, 0, 0, 0)  # fmt: skip
+        assert [type(v) for v in club] == [str] * 6 + [int, int, str, str, str, int, int, int, int]
+        ghost13 = [r[1] for r in standings if r[0] == "ghost13"]
+        assert ghost13 == ["Ana", "Ben", "Cleo", "Gus", "Zoe", "ana", "ben", "zoë", "Åsa"]  # (the bytes' order)
+        assert [type(v) for v in standings[0]] == [str, str] + [int] * 7 + [float, int]
+        ids = [r[0] for r in hand_scores]
+        assert ids == sorted(ids) and ids.index("Zeta-1") < ids.index("alpha-2")
+        with store._write():
+            for sql, params in EDITS:
+                store.conn.execute(sql, params)
+        edited = views_of(store)
+        assert edited == self.reference_views(tmp_path, files, EDITS) != got
+
     # -- analyses ------------------------------------------------------------------------------------------------
     def test_analyses_are_kept_by_head_version_and_settings(self, store: Store) -> None:
         store.append("m", START)
@@ -253,9 +386,12 @@ class TestSqliteStore(StoreContract):
 
 
 class TestPostgresStore(StoreContract):
+    """On a database whose collation orders text as a person does (ICU en-US), not by its bytes: what
+    the store orders must not follow it."""
+
     @pytest.fixture
-    def target(self, pg_url: str) -> str:
-        return pg_url
+    def target(self, pg_linguistic_url: str) -> str:
+        return pg_linguistic_url
 
     @property
     def refused(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
@@ -269,6 +405,75 @@ class TestPostgresStore(StoreContract):
             store.conn.execute("ALTER TABLE events DISABLE TRIGGER USER")
             store.conn.execute(sql, params)
             store.conn.execute("ALTER TABLE events ENABLE TRIGGER USER")
+
+    @staticmethod
+    def make_old(store: Store) -> None:
+        """Make the store as a store made before issue 25 was: no views (nor their functions), the id
+        columns in the database's collation (ICU en-US here)."""
+        store.conn.execute("DROP VIEW hand_scores, standings")
+        store.conn.execute("DROP FUNCTION dominolog_json, dominolog_iso_time")
+        for table, column in (("events", "match_id"), ("matches", "id"), ("hands", "match_id")):
+            store.conn.execute(f'ALTER TABLE {table} ALTER COLUMN {column} TYPE text COLLATE "default"')
+        assert not {"hand_scores", "standings"} & names_of(store)
+
+    def test_a_store_made_before_lists_in_the_bytes_order_and_gets_the_views(
+        self, store: Store, target: str, tmp_path: Path
+    ) -> None:
+        """A store made before its id columns were in the "C" collation has them in the database's: the
+        queries ask for the bytes' order themselves, so it lists as a new one does. Made before the
+        views too, it gets them the next time its owner opens it (for reading, as SQLite's does), with
+        the rows a SQLite store's views hold."""
+        self.make_old(store)
+        assert store.conn.execute("SELECT max(id) FROM (VALUES ('alpha-2'), ('Zeta-1')) AS v(id)").fetchone() == (
+            "Zeta-1",
+        )  # (the database's collation puts Zeta-1 last)
+        files = [*REPLAYS, renamed_file(tmp_path)]
+        import_files(store, files)
+        ids = sorted(m["id"] for m in self.reference_matches(tmp_path, files))
+        assert store.match_ids() == ids and [r["id"] for r in store.list_matches()] == ids
+        assert store.projections() == self.reference(tmp_path, files)
+        assert not {"hand_scores", "standings"} & names_of(store)
+        with open_store(target, create=False, write=False) as again:
+            assert {"hand_scores", "standings"} <= names_of(again)
+            assert views_of(again) == self.reference_views(tmp_path, files)
+            assert again.projections() == self.reference(tmp_path, files)
+
+    def test_the_views_come_with_a_role_that_may_create_and_a_users_name_is_left_alone(
+        self, store: Store, target: str
+    ) -> None:
+        """A recorder's role (SELECT and INSERT, no CREATE in the schema: PostgreSQL 15's default) and a
+        reader's open a store made before the views, use it and leave it without them, no error; its
+        owner's opening adds them, but not over a table of the user's named ``standings``."""
+        import psycopg
+
+        self.make_old(store)
+        store.append("m", START)
+        store.conn.execute("CREATE TABLE standings (note text)")
+        store.conn.execute("INSERT INTO standings VALUES ('mine')")
+        suffix = target.split("/")[3].split("?")[0]
+        recorder, reader = f"rec_{suffix}", f"read_{suffix}"
+        store.conn.execute(f"CREATE ROLE {recorder} LOGIN")
+        store.conn.execute(f"CREATE ROLE {reader} LOGIN")
+        store.conn.execute(f"GRANT SELECT, INSERT ON events TO {recorder}")
+        store.conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON matches, hands, imports, analyses TO {recorder}")
+        store.conn.execute(f"GRANT SELECT ON events, matches, hands, imports, analyses TO {reader}")
+        with open_store(target.replace("postgres@", f"{recorder}@"), create=False) as rec:
+            assert not rec.read_only
+            assert rec.append("m", DEAL).seq == 2
+        with open_store(target.replace("postgres@", f"{reader}@"), create=False, write=False) as read:
+            assert read.read_only and read.match_ids() == ["m"]
+        assert "hand_scores" not in names_of(store)
+        with open_store(target, create=False, write=False) as owner:
+            assert "hand_scores" in names_of(owner)
+            assert owner.conn.execute("SELECT * FROM standings").fetchall() == [("mine",)]
+            assert owner.conn.execute("SELECT relkind FROM pg_class WHERE relname = 'standings'").fetchone() == ("r",)
+            assert owner.conn.execute("SELECT count(*) FROM hand_scores").fetchone() == (0,)
+        as_reader = target.replace("postgres@", f"{reader}@")
+        with psycopg.connect(as_reader) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT * FROM hand_scores")
+        store.conn.execute(f"GRANT SELECT ON hand_scores TO {reader}")  # (what docs/README tell an owner to do)
+        with psycopg.connect(as_reader) as conn:
+            assert conn.execute("SELECT count(*) FROM hand_scores").fetchone() == (0,)
 
     def test_truncate_is_refused_too(self, store: Store) -> None:
         store.append("m", START)

@@ -1,6 +1,10 @@
 """The store's SQL views (issue 14, part 3): ``hand_scores`` and ``standings`` read with sqlite3,
 sqlite-utils and Datasette, against what ``dominolog verify --json`` says of the same logs; a store made
-before the views gets them when opened writable, a read-only one is left as it was."""
+before the views gets them when opened writable, a read-only one is left as it was.
+
+The same views on PostgreSQL (issue 25, :mod:`dominolog.store.pgviews`): the tests that read the views
+run on both backends (``target``), the Datasette queries through psycopg too, and ``dominolog_iso_time``
+is held to SQLite's ``iso_time``. (``tests/test_store_contract.py`` compares the two backends' rows.)"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import asyncio
 import hashlib
 import json
 import os
+import random
 import shutil
 import sqlite3
 import stat
@@ -87,7 +92,30 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     return Built(db, files, verified, reasons)
 
 
-def _rows(db: Path, sql: str, *args: Any) -> list[dict[str, Any]]:
+@pytest.fixture(scope="module")
+def built_pg(built: Built, pg_cluster: Any) -> str:
+    """The same logs imported into a PostgreSQL store (a database whose collation is ICU en-US)."""
+    url = str(pg_cluster.linguistic_database())
+    with open_store(url) as store:
+        for f in built.files:
+            assert all(r.status == "imported" for r in store.import_matches(read_matches(f)))
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, built: Built) -> Path | str:
+    """The store the views are read from: the SQLite file, or the PostgreSQL database."""
+    return built.db if request.param == "sqlite" else str(request.getfixturevalue("built_pg"))
+
+
+def _rows(db: Path | str, sql: str, *args: Any) -> list[dict[str, Any]]:
+    """The rows of ``sql`` (``?`` parameters) on a SQLite file, or through psycopg on a PostgreSQL URL."""
+    if isinstance(db, str):
+        import psycopg
+        from psycopg.rows import dict_row
+
+        with psycopg.connect(db, row_factory=dict_row) as pg:
+            return pg.execute(sql.replace("?", "%s"), args).fetchall()  # type: ignore[arg-type]
     with closing(sqlite3.connect(db)) as conn:
         cur = conn.execute(sql, args)
         names = [d[0] for d in cur.description]
@@ -102,14 +130,16 @@ def _winners(winner: str | list[str] | None) -> list[str]:
     return winner if isinstance(winner, list) else [winner] if winner else []
 
 
-def test_hand_scores_hold_every_hand_of_every_player_as_verify_gives_it(built: Built) -> None:
+def test_hand_scores_hold_every_hand_of_every_player_as_verify_gives_it(built: Built, target: Path | str) -> None:
     """Proves that ``hand_scores`` has one row per match, hand and player, each with the hand's points,
     end and winner as ``verify --json`` gives them, the player's seat, a running total that ends at the
-    match's totals, and ``won``; that sqlite-utils reads the same rows; and the exact rows of one match."""
-    rows = _rows(built.db, "SELECT * FROM hand_scores")
+    match's totals, and ``won``; that sqlite-utils reads the same rows; and the exact rows of one match
+    (on SQLite and on PostgreSQL)."""
+    rows = _rows(target, "SELECT * FROM hand_scores")
     assert list(rows[0]) == HAND_SCORES
-    assert sqlite_utils.Database(built.db).view("hand_scores").columns_dict.keys() == set(HAND_SCORES)
-    assert list(sqlite_utils.Database(built.db).view("hand_scores").rows) == rows
+    if isinstance(target, Path):
+        assert sqlite_utils.Database(target).view("hand_scores").columns_dict.keys() == set(HAND_SCORES)
+        assert list(sqlite_utils.Database(target).view("hand_scores").rows) == rows
     assert len(built.verified) == 9
     assert len(rows) == sum(len(m["hands"]) * len(m["players"]) for m in built.verified.values()) == 94
     for mid, m in built.verified.items():
@@ -150,25 +180,25 @@ def test_hand_scores_hold_every_hand_of_every_player_as_verify_gives_it(built: B
     ]
 
 
-def test_hand_scores_date_event_and_table_come_from_the_match(built: Built) -> None:
+def test_hand_scores_date_event_and_table_come_from_the_match(target: Path | str) -> None:
     """Proves that ``date`` is meta.date when it is an ISO date, else the first event's time, as
     ``match_date`` gives it, and that event and table are the meta's, as written (markup and all: a
     view holds data, whoever shows it escapes it)."""
     got = {
         r["match_id"]: (r["date"], r["event"], r["table"])
-        for r in _rows(built.db, 'SELECT DISTINCT match_id, date, event, "table" FROM hand_scores')
+        for r in _rows(target, 'SELECT DISTINCT match_id, date, event, "table" FROM hand_scores')
     }
     assert got["abandoned-3"] == ("2026-09-03", "<b>club</b> night", "7")
     assert got["sim-ghost13-7-1"] == ("2026-01-01T18:00:15Z", "simulated", None)
     assert got["disputed-2026-11-20"] == ("2026-11-20T21:05:25Z", "Thursday club night", "1")
-    with closing(sqlite3.connect(built.db)) as conn:
-        for mid, (date, _, _) in got.items():
-            meta, first_at = conn.execute(
-                "SELECT meta, (SELECT at FROM events WHERE match_id = id AND at IS NOT NULL ORDER BY seq LIMIT 1) "
-                "FROM matches WHERE id = ?",
-                (mid,),
-            ).fetchone()
-            assert date == match_date(json.loads(meta) if meta else None, first_at), mid
+    for mid, (date, _, _) in got.items():
+        (row,) = _rows(
+            target,
+            "SELECT meta, (SELECT at FROM events WHERE match_id = id AND at IS NOT NULL ORDER BY seq LIMIT 1) AS at "
+            "FROM matches WHERE id = ?",
+            mid,
+        )
+        assert date == match_date(json.loads(row["meta"]) if row["meta"] else None, row["at"]), mid
 
 
 @pytest.mark.parametrize(
@@ -197,13 +227,61 @@ def test_hand_scores_date_event_and_table_come_from_the_match(built: Built) -> N
         "",
     ],
 )
-def test_iso_time_reads_dates_as_match_date_does(text: str) -> None:
+def test_iso_time_reads_dates_as_match_date_does(text: str, target: Path | str) -> None:
     """Proves that the view's ISO test keeps what ``match_date`` keeps, for the forms the format writes
     and the near misses (a day past the month's end, hour 24, a space or lowercase ``t``, SQLite's own
-    ``now`` and Julian days)."""
-    with closing(sqlite3.connect(":memory:")) as conn:
-        got = conn.execute(f"SELECT {iso_time('?1')}", (text,)).fetchone()[0]
+    ``now`` and Julian days); on PostgreSQL, ``dominolog_iso_time`` the same."""
+    if isinstance(target, str):
+        (row,) = _rows(target, "SELECT dominolog_iso_time(?) AS got", text)
+        got = row["got"]
+    else:
+        with closing(sqlite3.connect(":memory:")) as conn:
+            got = conn.execute(f"SELECT {iso_time('?1')}", (text,)).fetchone()[0]
     assert got == match_date({"date": text}, None)
+
+
+def _near_times(n: int) -> list[str]:
+    """``n`` texts near ISO dates and times (seeded): digits, separators and zones in and out of range,
+    cut short, a part doubled, a character swapped; and every day of a leap and a common year."""
+    rng = random.Random(25)
+    days = [f"{y:04d}-{m:02d}-{d:02d}" for y in (2024, 2026, 1900, 2000, 0) for m in range(0, 14) for d in range(0, 33)]
+    out = list(days)
+    alphabet = "0123456789:.TZ+-zt "
+    for _ in range(n):
+        day = rng.choice(days)
+        time = f"T{rng.randint(0, 25):02d}:{rng.randint(0, 61):02d}"
+        if rng.random() < 0.6:
+            time += f":{rng.randint(0, 61):02d}"
+            if rng.random() < 0.4:
+                time += "." + "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 7)))
+        zone = rng.choice(["", "Z", "z", f"+{rng.randint(0, 16):02d}:{rng.randint(0, 61):02d}", "-05:00", "+0200"])
+        text = day + (time + zone if rng.random() < 0.8 else "")
+        if rng.random() < 0.3:
+            i = rng.randrange(len(text))
+            text = text[:i] + rng.choice(alphabet) + text[i + 1 :]
+        if rng.random() < 0.1:
+            text = text[: rng.randrange(len(text) + 1)]
+        out.append(text)
+    return out
+
+
+def test_postgresqls_iso_time_keeps_what_sqlites_keeps(built_pg: str) -> None:
+    """Proves that ``dominolog_iso_time`` (PostgreSQL) and ``iso_time`` (SQLite, the view's) keep the same
+    texts, over 4,000 seeded near misses and every day (0 to 32) of every month (0 to 13) of five years."""
+    import psycopg
+
+    texts = _near_times(2_000)
+    with closing(sqlite3.connect(":memory:")) as conn:
+        sqlite_kept = [conn.execute(f"SELECT {iso_time('?1')}", (t,)).fetchone()[0] for t in texts]
+    with psycopg.connect(built_pg) as pg:
+        pg_kept = [
+            r[0]
+            for r in pg.execute(
+                "SELECT dominolog_iso_time(x) FROM unnest(%s::text[]) WITH ORDINALITY AS t(x, n) ORDER BY n", (texts,)
+            )
+        ]
+    assert sum(k is not None for k in sqlite_kept) > 1_000
+    assert [(t, k) for t, k, g in zip(texts, sqlite_kept, pg_kept, strict=True) if k != g] == []
 
 
 def _expected_standings(built: Built) -> list[dict[str, Any]]:
@@ -239,15 +317,17 @@ def _expected_standings(built: Built) -> list[dict[str, Any]]:
     return out
 
 
-def test_standings_count_the_complete_valid_matches_of_each_player(built: Built) -> None:
+def test_standings_count_the_complete_valid_matches_of_each_player(built: Built, target: Path | str) -> None:
     """Proves that ``standings`` holds, per variant and player, the counts done here from the logs:
     complete valid matches, won, lost, drawn, abandoned, hands played to an end, own points, points per
-    hand, and invalid matches apart; with sqlite-utils reading the same rows."""
-    rows = _rows(built.db, "SELECT * FROM standings")
+    hand, and invalid matches apart; with sqlite-utils reading the same rows (on SQLite and on
+    PostgreSQL)."""
+    rows = _rows(target, "SELECT * FROM standings")
     assert list(rows[0]) == STANDINGS
     expected = [{k: e[k] for k in STANDINGS} for e in _expected_standings(built)]
     assert rows == expected
-    assert list(sqlite_utils.Database(built.db).view("standings").rows) == rows
+    if isinstance(target, Path):
+        assert list(sqlite_utils.Database(target).view("standings").rows) == rows
     by = {(r["variant"], r["player"]): tuple(r[k] for k in STANDINGS[2:]) for r in rows}
     # Ghost 13, Ana: the simulated match won (171 in 6 hands), the abandoned one (82 in 2 hands played
     # to an end), two invalid disputes apart
@@ -346,10 +426,25 @@ def test_a_name_of_the_users_is_left_alone_and_views_alone_are_not_a_store(tmp_p
 # -- Datasette ------------------------------------------------------------------------------------------------------
 
 
-def test_datasette_serves_both_views_and_queries_on_them(built: Built) -> None:
-    """Proves that Datasette (its own test client, the database named after the file: ``dominolog``)
-    serves ``hand_scores`` filtered by a column, ``standings``, and a SQL query over a view, with the
-    rows sqlite3 reads."""
+#: the Datasette test's SQL query over a view
+DATASETTE_SQL = (
+    "SELECT player, max(running_total) AS total, sum(won) AS hands_won FROM hand_scores "
+    "WHERE match_id = 'sim-double-draw-7-4' GROUP BY player ORDER BY player"
+)
+#: what the Datasette test asks of the SQLite store, and the same in SQL (for PostgreSQL)
+DATASETTE_QUERIES = {
+    "/dominolog/hand_scores.json?_shape=array&match_id=sim-ghost13-7-1": (
+        "SELECT * FROM hand_scores WHERE match_id = 'sim-ghost13-7-1'"
+    ),
+    "/dominolog/standings.json?_shape=array": "SELECT * FROM standings",
+    "/dominolog.json?" + urlencode({"sql": DATASETTE_SQL, "_shape": "array"}): DATASETTE_SQL,
+}
+
+
+@pytest.fixture(scope="module")
+def served(built: Built) -> list[Any]:
+    """What Datasette (its own test client, the database named after the file: ``dominolog``) serves for
+    each of :data:`DATASETTE_QUERIES`, from the SQLite store."""
     from datasette.app import Datasette
 
     ds = Datasette([str(built.db)])
@@ -359,19 +454,16 @@ def test_datasette_serves_both_views_and_queries_on_them(built: Built) -> None:
         assert response.status_code == 200, (path, response.text[:500])
         return response.json()
 
-    sql = (
-        "SELECT player, max(running_total) AS total, sum(won) AS hands_won FROM hand_scores "
-        "WHERE match_id = 'sim-double-draw-7-4' GROUP BY player ORDER BY player"
-    )
+    async def run() -> list[Any]:
+        return list(await asyncio.gather(*(get(path) for path in DATASETTE_QUERIES)))
 
-    async def run() -> tuple[Any, Any, Any]:
-        return await asyncio.gather(
-            get("/dominolog/hand_scores.json?_shape=array&match_id=sim-ghost13-7-1"),
-            get("/dominolog/standings.json?_shape=array"),
-            get("/dominolog.json?" + urlencode({"sql": sql, "_shape": "array"})),
-        )
+    return asyncio.run(run())
 
-    hands, standings, query = asyncio.run(run())
+
+def test_datasette_serves_both_views_and_queries_on_them(built: Built, served: list[Any]) -> None:
+    """Proves that Datasette serves ``hand_scores`` filtered by a column, ``standings``, and a SQL query
+    over a view, with the rows sqlite3 reads."""
+    hands, standings, query = served
     assert hands == _rows(built.db, "SELECT * FROM hand_scores WHERE match_id = 'sim-ghost13-7-1'")
     assert [(r["hand"], r["player"], r["running_total"]) for r in hands][-2:] == [(6, "Ana", 171), (6, "Ben", 50)]
     assert standings == _rows(built.db, "SELECT * FROM standings")
@@ -381,3 +473,11 @@ def test_datasette_serves_both_views_and_queries_on_them(built: Built) -> None:
         {"player": "Cleo", "total": 17, "hands_won": 1},
         {"player": "Dev", "total": 108, "hands_won": 5},
     ]
+
+
+def test_the_datasette_queries_give_the_same_on_postgresql(built_pg: str, served: list[Any]) -> None:
+    """Proves that the Datasette test's queries (the filtered ``hand_scores`` table, ``standings``, the
+    SQL over a view), run through psycopg on the PostgreSQL store, give what Datasette served from the
+    SQLite one: the same columns, rows, values and order (Datasette reads SQLite only)."""
+    for sql, rows in zip(DATASETTE_QUERIES.values(), served, strict=True):
+        assert _rows(built_pg, sql) == rows, sql

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
 from typing import Annotated, Any
 
@@ -54,8 +53,8 @@ def _main(
     """Record domino matches as append-only event logs; replay, audit and score them.
 
     Exit status: 0 all good; 1 a match is invalid or an input was refused (or the store is damaged);
-    2 a usage error, a missing path or a store that cannot be used; 3 an internal error (a bug);
-    4 a seq taken by another writer.
+    2 a usage error, a missing path, a store that cannot be used or that failed under the command
+    (a server stopped, a disk full); 3 an internal error (a bug); 4 a seq taken by another writer.
     """
 
 
@@ -150,17 +149,15 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("dominolog: interrupted\n")
         raise SystemExit(130) from None
-    except sqlite3.DatabaseError as exc:  # found damaged after it opened: a clear error, not a bug
-        where = OPENED[-1] if OPENED else "the database"
-        sys.stderr.write(f"dominolog: {shown(where)}: the store is damaged ({shown(exc)})\n")
-        raise SystemExit(1) from None
     except Exception as exc:  # last resort: a bug must not show a user a traceback
-        if type(exc).__module__.startswith("psycopg") and not os.environ.get("DOMINOLOG_DEBUG"):
-            # the PostgreSQL server failed after the store opened (gone, out of space, a lock waited too long)
-            where = OPENED[-1] if OPENED else "the database"
-            said = " ".join(str(exc).split())
-            sys.stderr.write(f"dominolog: {shown(where)}: the database server failed ({shown(said, 400)})\n")
-            raise SystemExit(1) from None
+        from dominolog.store.errors import DamagedStoreError, database_failure, is_database_error
+
+        if is_database_error(exc) and not os.environ.get("DOMINOLOG_DEBUG"):
+            # the database failed under the command, after the store opened (a PostgreSQL server gone, a
+            # disk full, a lock waited for too long: exit 2), or says it is damaged (exit 1)
+            failed = database_failure(exc, shown(OPENED[-1]) if OPENED else "the database")
+            sys.stderr.write(f"dominolog: {failed}\n")
+            raise SystemExit(1 if isinstance(failed, DamagedStoreError) else 2) from None
         if os.environ.get("DOMINOLOG_DEBUG"):
             raise
         sys.stderr.write(

@@ -47,9 +47,11 @@ def import_(
     """Store every match of the files, each in one transaction. Matches already stored (the same id and
     the same lines) are skipped; the same id with other lines is a conflict (exit 1). Matches with
     violations are stored too (the log is what happened at the table) and marked invalid. A match of a
-    .dn file that the notation cannot read (a notation error) is not stored."""
+    .dn file that the notation cannot read (a notation error) is not stored. A store that fails under
+    the import (the server stops, the disk fills up) is exit 2, what was committed before staying."""
     from dominolog.log.reader import PathError, expand_paths
     from dominolog.store import DamagedStoreError, StoreError
+    from dominolog.store.errors import database_failure
     from dominolog.verify import batch_gc
 
     try:
@@ -68,6 +70,13 @@ def import_(
             except StoreError as exc:  # the store itself cannot be written (locked, damaged): stop here
                 progress.stop()
                 fail(shown(str(exc), 2000), 1 if isinstance(exc, DamagedStoreError) else 2)
+            except store.db_errors as exc:  # the database failed under the import (a server gone, a disk full)
+                progress.stop()
+                failed = database_failure(exc, str(store.path))
+                fail(
+                    shown(f"{failed}; the matches committed before stay stored, importing again stores the rest", 2000),
+                    1 if isinstance(failed, DamagedStoreError) else 2,
+                )
             except PathError as exc:
                 progress.stop()
                 fail(shown(str(exc), 2000))

@@ -18,8 +18,9 @@ from typing import Protocol
 from dominolog.log.reader import MatchLog, Record, decode_line, iter_matches
 from dominolog.log.writer import dump_line, like_the_match
 from dominolog.reducer import MatchReducer
-from dominolog.store import ConflictError, RefusedError, Store, StoreError
+from dominolog.store import ConflictError, RefusedError, Store
 from dominolog.store.appending import Appended, fold_checked
+from dominolog.store.errors import StoreError, database_failure
 
 
 class Journal(Protocol):
@@ -65,7 +66,7 @@ class StoreJournal:
         try:
             self._reducer = self.store.fold_of(self.match_id).reducer
         except self.store.db_errors as exc:  # the database failed (a server gone, a file busy): not a bug
-            raise StoreError(f"{self.name}: the database failed ({' '.join(str(exc).split())})") from None
+            raise database_failure(exc, self.name) from None
         return self._reducer.events - before
 
     def append(self, line: bytes, check: bool = True, expected_seq: int | None = None) -> Appended:
@@ -77,7 +78,7 @@ class StoreJournal:
             self.refresh()
             raise
         except self.store.db_errors as exc:  # nothing was written: the entry waits in the line, not lost
-            raise StoreError(f"{self.name}: the database failed ({' '.join(str(exc).split())})") from None
+            raise database_failure(exc, self.name) from None
         self._reducer = self.store.fold_of(self.match_id).reducer
         return done
 

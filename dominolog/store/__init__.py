@@ -5,7 +5,14 @@ only when one is opened), :mod:`~dominolog.store.opening` (which targets may be 
 :mod:`~dominolog.store.checking` (``verify --db``), :mod:`~dominolog.store.errors`."""
 
 from dominolog.store.checking import verify_stored
-from dominolog.store.errors import ConflictError, DamagedStoreError, ReadOnlyError, RefusedError, StoreError
+from dominolog.store.errors import (
+    ConflictError,
+    DamagedStoreError,
+    DatabaseFailedError,
+    ReadOnlyError,
+    RefusedError,
+    StoreError,
+)
 from dominolog.store.opening import APPLICATION_ID, open_store
 from dominolog.store.sqlite import SqliteStore
 from dominolog.store.store import ImportResult, Prepared, Store, match_id_of, prepare_import
@@ -15,6 +22,7 @@ __all__ = [
     "APPLICATION_ID",
     "ConflictError",
     "DamagedStoreError",
+    "DatabaseFailedError",
     "ImportResult",
     "Prepared",
     "ReadOnlyError",

@@ -54,6 +54,7 @@ class Analyses:
     read_only: bool
     #: how a row is kept, replacing one with the same key (the backends' SQL differs)
     _SAVE_ANALYSIS = "INSERT OR REPLACE INTO analyses VALUES (?, ?, ?, ?, ?, ?)"
+    _BYTE_ORDER = ""
 
     def _write(self) -> AbstractContextManager[None]:
         raise NotImplementedError
@@ -94,7 +95,7 @@ class Analyses:
         out = []
         for settings, text in self.conn.execute(
             "SELECT settings, review FROM analyses WHERE match_id = ? AND head = ? AND version = ? "
-            "ORDER BY analysed_at DESC, settings",
+            f"ORDER BY analysed_at{self._BYTE_ORDER} DESC, settings{self._BYTE_ORDER}",
             (match_id, head, version),
         ):
             review, keys = _review(text), _review(settings)

@@ -1,6 +1,9 @@
-"""What can go wrong with a store, as exceptions carrying a message for a person."""
+"""What can go wrong with a store, as exceptions carrying a message for a person; and what the database
+driver raises when the database fails under a command, turned into one (:func:`database_failure`)."""
 
 from __future__ import annotations
+
+from dominolog.textsafe import shown
 
 
 class StoreError(Exception):
@@ -22,3 +25,31 @@ class DamagedStoreError(StoreError):
 
 class ReadOnlyError(StoreError):
     """A write was asked of a store that can only be read."""
+
+
+class DatabaseFailedError(StoreError):
+    """The database failed under a command, after the store opened: the PostgreSQL server stopped or
+    the connection to it broke, the disk filled up, a file could not be written. What was committed
+    before stays stored; the transaction under way was not."""
+
+
+#: SQLite's result codes that say the file is damaged: SQLITE_CORRUPT, SQLITE_NOTADB
+_SQLITE_DAMAGED = (11, 26)
+#: PostgreSQL's SQLSTATEs that say the data is damaged: data_corrupted, index_corrupted
+_PG_DAMAGED = ("XX001", "XX002")
+
+
+def is_database_error(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised by a database driver (sqlite3 or psycopg, which is not imported here)."""
+    return any(c.__module__ == "sqlite3" or c.__module__.startswith("psycopg") for c in type(exc).__mro__)
+
+
+def database_failure(exc: BaseException, where: str) -> StoreError:
+    """What a database driver raised under a command (``exc``, once the store had opened) as the error a
+    person is told, on one line naming the store ``where``: :class:`DamagedStoreError` when the
+    database says its data is damaged, else :class:`DatabaseFailedError` ("the database failed")."""
+    said = shown(" ".join(str(exc).split()) or type(exc).__name__, 400)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if (isinstance(code, int) and code & 0xFF in _SQLITE_DAMAGED) or getattr(exc, "sqlstate", None) in _PG_DAMAGED:
+        return DamagedStoreError(f"{where}: the store is damaged ({said})")
+    return DatabaseFailedError(f"{where}: the database failed ({said})")

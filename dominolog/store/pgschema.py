@@ -2,18 +2,25 @@
 here), recognised as ours (``dominolog_meta``) or refused, given the tables when it has none.
 
 The tables are SQLite's (:mod:`dominolog.store.opening`) in PostgreSQL's types: ``raw`` is ``bytea``,
-the counts ``integer``; JSON is kept as text, exactly as the store wrote it. ``events`` refuses UPDATE,
+the counts ``integer``; JSON is kept as text, exactly as the store wrote it. The match id columns are
+in the "C" collation (the order of their bytes, SQLite's), whatever the database's own: the store's
+queries ask for that order (``COLLATE "C"``), which the primary keys' indexes then give (a store made
+before had them in the database's collation: the same order, by a sort). ``events`` refuses UPDATE,
 DELETE and TRUNCATE from a trigger (whoever asks, its owner too, unless a superuser or the owner
-disables the triggers), and those privileges are revoked from PUBLIC.
+disables the triggers), and those privileges are revoked from PUBLIC. The views ``hand_scores`` and
+``standings`` (:mod:`dominolog.store.pgviews`, SQLite's in PostgreSQL's SQL) are made with the
+tables, and added to a store made before them when a role that may create in its schema opens it.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
+from dominolog.store.pgviews import FUNCTIONS, VIEW_NAMES, VIEWS
 from dominolog.store.store import BUSY_SECONDS
 from dominolog.store.target import redacted
 from dominolog.textsafe import shown
@@ -32,7 +39,7 @@ SCHEMA = (
     """
 CREATE TABLE dominolog_meta (key text PRIMARY KEY, value text NOT NULL);
 CREATE TABLE events (
-    match_id text NOT NULL,
+    match_id text COLLATE "C" NOT NULL,
     seq integer NOT NULL CHECK (seq >= 1),
     type text,
     player text,
@@ -57,7 +64,7 @@ CREATE TRIGGER events_append_only_truncate BEFORE TRUNCATE ON events
 REVOKE UPDATE, DELETE, TRUNCATE ON events FROM PUBLIC;
 GRANT SELECT ON dominolog_meta TO PUBLIC;
 CREATE TABLE matches (
-    id text PRIMARY KEY,
+    id text COLLATE "C" PRIMARY KEY,
     variant text,
     players text,
     meta text,
@@ -73,7 +80,7 @@ CREATE TABLE matches (
 );
 CREATE INDEX matches_head ON matches (head);
 CREATE TABLE hands (
-    match_id text NOT NULL,
+    match_id text COLLATE "C" NOT NULL,
     number integer NOT NULL,
     "end" text NOT NULL,
     winner text,
@@ -81,14 +88,16 @@ CREATE TABLE hands (
     PRIMARY KEY (match_id, number)
 );
 CREATE TABLE imports (
-    match_id text NOT NULL,
+    match_id text COLLATE "C" NOT NULL,
     source text NOT NULL,
     line integer NOT NULL,
     imported_at text NOT NULL
 );
 """
-    + ANALYSES.replace("TEXT", "text")
+    + ANALYSES.replace("TEXT", "text").replace("match_id text", 'match_id text COLLATE "C"', 1)
     + ";\n"
+    + FUNCTIONS
+    + "\n".join(VIEWS)
 )
 
 
@@ -110,6 +119,16 @@ def _said(exc: BaseException, url: str) -> str:
     return shown(text, 400)
 
 
+def _quiet_driver() -> None:
+    """psycopg logs what it ignores while it fails (``error ignored terminating <psycopg.Pipeline [BAD]>``
+    when the server stops under an import): the error it raises is the one the user is told, once, so
+    its log goes nowhere unless the program that uses the store configures logging itself (a
+    :class:`logging.NullHandler`, as a library should; Python would print it on stderr otherwise)."""
+    log = logging.getLogger("psycopg")
+    if not any(isinstance(h, logging.NullHandler) for h in log.handlers):
+        log.addHandler(logging.NullHandler())
+
+
 def connect(url: str) -> tuple[PgConnection, str]:
     """A connection to the database ``url`` and its name for messages, or :class:`StoreError`."""
     name = redacted(url)
@@ -118,6 +137,8 @@ def connect(url: str) -> tuple[PgConnection, str]:
     except ImportError:
         raise StoreError(f"{name}: a PostgreSQL store needs psycopg 3: pip install 'dominolog[postgres]'") from None
     from dominolog.store.pgconn import PgConnection
+
+    _quiet_driver()
 
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=10)
@@ -160,6 +181,8 @@ def prepare(conn: PgConnection, name: str, create: bool, write: bool) -> bool:
         raise StoreError(f"{name}: cannot use the database ({_said(exc, '')})") from None
     if write and not can_insert:
         raise ReadOnlyError(f"{name}: the store is read-only for this role (no INSERT on events); nothing was written")
+    if can_insert:
+        _add_views(conn)
     return not can_insert
 
 
@@ -167,6 +190,44 @@ def _tables(conn: PgConnection) -> set[str]:
     # (pg_tables lists them all; information_schema only those this role may use)
     rows = conn.execute("SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema()").fetchall()
     return {r[0] for r in rows}
+
+
+def _names(conn: PgConnection) -> set[str]:
+    """The names of the tables, views, indexes, sequences ... in the store's schema."""
+    rows = conn.execute(
+        "SELECT c.relname FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace "
+        "WHERE n.nspname = current_schema()"
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def _add_views(conn: PgConnection) -> None:
+    """Give a store made before the views (:mod:`dominolog.store.pgviews`) the views it lacks, with their
+    functions, in one short transaction, as SQLite's store gets them (:mod:`dominolog.store.opening`).
+    A name taken already (a table or view of the user's) is left alone; and the whole is left for a
+    later opening when this role may not create in the schema, while another session is making them,
+    or when the database refuses (the store's tables are what matters)."""
+    import psycopg
+
+    try:
+        if all(name in _names(conn) for name in VIEW_NAMES):
+            return
+        if not conn.execute("SELECT has_schema_privilege(current_schema(), 'CREATE')").fetchone()[0]:
+            return
+        conn.execute("BEGIN")
+        if conn.execute(f"SELECT pg_try_advisory_xact_lock({SCHEMA_LOCK})").fetchone()[0]:
+            taken = _names(conn)
+            conn.execute(FUNCTIONS)
+            for name, sql in zip(VIEW_NAMES, VIEWS, strict=True):
+                if name not in taken:
+                    conn.execute(sql)
+        conn.execute("COMMIT")
+    except psycopg.Error:
+        try:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        except psycopg.Error:
+            pass
 
 
 def _create(conn: PgConnection) -> None:

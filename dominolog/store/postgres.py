@@ -5,18 +5,22 @@ The same tables as the SQLite store (:mod:`dominolog.store.pgschema`), the same 
 :class:`~dominolog.store.pgconn.PgConnection`), the same guarantees:
 
 - ``events`` is append-only: triggers raise on UPDATE, DELETE and TRUNCATE, and those privileges
-  are revoked from PUBLIC (a recorder's role needs only SELECT and INSERT: docs/store.md);
+  are revoked from PUBLIC (a recorder's role needs only SELECT and INSERT: the README's roles);
 - (match_id, seq) is the primary key: when two recorders append the same seq, one wins and the other
   gets :class:`~dominolog.store.errors.ConflictError` (exit 4), never a fork. An append takes a
   transaction-level advisory lock on its match first (``pg_advisory_xact_lock``), so appends to one
   match are serialized and appends to different matches are not;
 - every row carries its chain hash, checked by ``verify --db``; the projections are rebuilt by
   ``reindex``;
-- durable on commit: the session runs with ``synchronous_commit=on`` whatever the server's default.
+- durable on commit: the session runs with ``synchronous_commit=on`` whatever the server's default;
+- one order: matches are listed, exported and verified in the order of their ids' bytes, as SQLite
+  orders them, whatever the database's collation (``ORDER BY ... COLLATE "C"``; a store made now has
+  its id columns in the "C" collation, so that the primary keys' indexes give that order).
 
 A line is stored exactly as read: as text when PostgreSQL's text can hold it (UTF-8 without NUL),
 else as bytes in ``raw`` (SQLite's store keeps only lines that are not UTF-8 there). The SQL views
-for Datasette (:mod:`dominolog.store.views`) are SQLite's only.
+``hand_scores`` and ``standings`` are SQLite's (:mod:`dominolog.store.views`) written in PostgreSQL's
+SQL (:mod:`dominolog.store.pgviews`): the same rows.
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ class PostgresStore(Store):
     """A store in a PostgreSQL database. Use :func:`dominolog.store.open_store` with a URL."""
 
     conn: PgConnection
+    #: ids (and any text) ordered by their bytes, as in SQLite, not by the database's locale (an ICU or
+    #: en_US collation puts ``alpha-2`` before ``Zeta-1``)
+    _BYTE_ORDER = ' COLLATE "C"'
     _SAVE_ANALYSIS = (
         "INSERT INTO analyses VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, head, version, settings) "
         "DO UPDATE SET analysed_at = EXCLUDED.analysed_at, review = EXCLUDED.review"

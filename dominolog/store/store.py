@@ -145,6 +145,9 @@ class Store(Appending, Analyses):
     _data_errors: tuple[type[BaseException], ...] = ()
     #: what the database driver raises when the database fails under a command (busy, gone, damaged)
     db_errors: tuple[type[BaseException], ...] = ()
+    #: put after a text column in ORDER BY: the order of its UTF-8 bytes (code points), whatever the
+    #: database's collation (SQLite's BINARY already is; PostgreSQL's would follow its locale)
+    _BYTE_ORDER = ""
 
     def __init__(self, path: Path | str, conn: Any, read_only: bool = False) -> None:
         self.path = path
@@ -176,8 +179,14 @@ class Store(Appending, Analyses):
         self.conn.execute("COMMIT")
 
     def _rollback(self) -> None:
-        if self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
+        """Undo the transaction under way (after an error). When the database has failed (a server
+        gone), the rollback fails too: the error that came first is the one that tells, so this one is
+        not raised (the server undoes the transaction of a connection it lost)."""
+        try:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+        except self.db_errors:
+            pass
 
     def _lock_match(self, match_id: str) -> None:
         """Keep other writers off the match until the transaction ends (SQLite's write lock does
@@ -204,7 +213,10 @@ class Store(Appending, Analyses):
 
     # -- reading -------------------------------------------------------------------
     def match_ids(self) -> list[str]:
-        return [r[0] for r in self.conn.execute("SELECT DISTINCT match_id FROM events ORDER BY match_id")]
+        """Every stored match's id, in the order of the ids' bytes (``Zeta-1`` before ``alpha-2``) on
+        every backend."""
+        sql = f"SELECT match_id FROM events GROUP BY match_id ORDER BY match_id{self._BYTE_ORDER}"
+        return [r[0] for r in self.conn.execute(sql)]
 
     def has_match(self, match_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)).fetchone() is not None
@@ -328,8 +340,11 @@ class Store(Appending, Analyses):
             return ImportResult(src, prep.line, mid, "failed", reason=reason)
         except BaseException:
             self._starts.pop(mid, None)
-            self.conn.execute("ROLLBACK TO import_match")
-            self.conn.execute("RELEASE import_match")
+            try:
+                self.conn.execute("ROLLBACK TO import_match")
+                self.conn.execute("RELEASE import_match")
+            except self.db_errors:  # the database failed: the error that came first tells (see _rollback)
+                pass
             raise
         self.conn.execute("RELEASE import_match")
         return ImportResult(src, prep.line, mid, "imported", len(rows), report.valid)
@@ -424,8 +439,8 @@ class Store(Appending, Analyses):
 
     def projections(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
         """Every row of ``matches`` and ``hands``, in key order (to compare after a reindex)."""
-        m = self.conn.execute("SELECT * FROM matches ORDER BY id").fetchall()
-        h = self.conn.execute("SELECT * FROM hands ORDER BY match_id, number").fetchall()
+        m = self.conn.execute(f"SELECT * FROM matches ORDER BY id{self._BYTE_ORDER}").fetchall()
+        h = self.conn.execute(f"SELECT * FROM hands ORDER BY match_id{self._BYTE_ORDER}, number").fetchall()
         return m, h
 
     def first_at(self, match_id: str) -> str | None:
@@ -446,7 +461,7 @@ class Store(Appending, Analyses):
         if status:
             sql += " AND status = ?"
             args.append(status)
-        cur = self.conn.execute(sql + " ORDER BY id", args)
+        cur = self.conn.execute(f"{sql} ORDER BY id{self._BYTE_ORDER}", args)
         cols = [c[0] for c in cur.description]
         rows = [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
         if player:  # (in Python: the databases' JSON functions differ)

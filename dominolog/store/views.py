@@ -1,5 +1,6 @@
 """SQL views of the store, for sqlite-utils, Datasette and any SQLite client: read-only, derived from
-the projections (``matches``, ``hands``) and, for a date and an abandoned match, from ``events``.
+the projections (``matches``, ``hands``) and, for a date and an abandoned match, from ``events``. A
+PostgreSQL store has the same views, written in its SQL (:mod:`dominolog.store.pgviews`).
 
 ``hand_scores``: one row per match, hand and player (long format), with the match's date, event,
 table, variant, status and validity, the hand's end and winner, the player's seat, points, running
