@@ -102,8 +102,9 @@ def append(
     A refused line (malformed, unknown player, outside a hand, illegal while the hands are known) is
     reported with its line number and nothing of it is written (--as-played writes it anyway). Without
     an ID, a first line that is a match_start or a header creates the match, named by its id (or, when
-    it gives none, after its hash: head-...). Exit 0 all appended, 1 a line was refused, 4 another
-    writer took the seq (nothing more is written)."""
+    it gives none, after its hash: head-...). Exit 0 all appended, 1 a line was refused, 2 the store
+    cannot be used or failed under it (what was stored before stays), 4 another writer took the seq
+    (nothing more is written)."""
     from dominolog.recording.journal import StoreJournal
 
     args = list(args or [])
