@@ -158,6 +158,36 @@ def test_escape_drops_what_the_message_line_offered_for_the_entry_line(tmp_path:
     drive(app, body)
 
 
+def test_escape_in_the_fix_picker_keeps_the_fix_in_progress(tmp_path: Path) -> None:
+    """ctrl+e while fixing, then escape in the picker: the fix goes on (the prompt says so, and Enter
+    writes the entry in its place); escape on the screen then cancels it."""
+    store, session, app = hidden_ghost13(tmp_path)
+    assert session.enter("56R 05 36L").ok
+
+    async def body(pilot: Any) -> None:
+        t = Table(pilot, app)
+        await pilot.press("ctrl+e")
+        await pilot.press("up", "up", "enter")  # seq 4, Ben's 5-6
+        fixing = (t.message, t.prompt, t.screen.entry.value)
+        assert fixing[0] == "fixing seq 4: change the entry, then Enter" and fixing[2] == "56R"
+        assert fixing[1].startswith("▸ fixing seq 4: Enter writes this entry in its place")
+        await pilot.press("ctrl+e")
+        assert isinstance(app.screen, CorrectScreen)
+        await pilot.press("escape")
+        assert app.screen is t.screen and t.screen.correcting == 4
+        assert (t.message, t.prompt, t.screen.entry.value) == fixing
+        await pilot.press("ctrl+u")
+        await t.enter("46R", ok=False)
+        assert "fixed seq 4: 3 undos (seq 7-9)" in t.message and t.screen.correcting is None
+        await pilot.press("ctrl+e")
+        await pilot.press("enter")  # the newest entry
+        await pilot.press("escape")
+        assert t.message == "fix cancelled" and t.screen.correcting is None and t.screen.entry.value == ""
+
+    drive(app, body)
+    assert [bare(rec.obj or {}).get("tile") for rec, _ in store.records("g")][-4:] == [None, None, None, "4-6"]
+
+
 def test_refused_entries_keep_their_text_and_write_nothing(tmp_path: Path) -> None:
     store, session, app = hidden_ghost13(tmp_path)
 

@@ -453,7 +453,7 @@ class RecorderScreen(Screen[None]):
         if not rows:
             self.say(("nothing to fix: no event of a hand in play", "info"))
             return
-        self.correcting = None
+        # a fix in progress stays until another entry is picked (escape in the picker changes nothing)
         self.app.push_screen(CorrectScreen(rows), self._fix_chosen)
 
     def action_as_played(self) -> None:
