@@ -101,6 +101,7 @@ class RecorderScreen(Screen[None]):
         #: fix to enter, a place put in by Tab): dropping the line drops the offer
         self.about_line = False
         self.timeline: Timeline | None = None
+        self._table_title: str | None = None
 
     # -- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -152,7 +153,9 @@ class RecorderScreen(Screen[None]):
         self.timeline = tl
         state = tl.reducer.state
         players = " vs ".join(tl.players) or "?"
-        self.table.border_title = shown_markup(f"{state.variant}: {players}") if state else "no match"
+        title = shown_markup(f"{state.variant}: {players}") if state else "no match"
+        if title != self._table_title:  # setting a border title repaints the whole table, its border too
+            self.table.border_title = self._table_title = title
         self.set_class(tl.variant is not None and isinstance(tl.variant.new_layout(), GridLayout), "-grid")
         if changed is None:
             self.events.load(tl)
@@ -290,8 +293,9 @@ class RecorderScreen(Screen[None]):
 
     def _done(self, result: Entered, text: str) -> None:
         """Show what became of an entry; keep in the entry line what was not written."""
-        if result.written or result.conflict:
-            self.reload()
+        reloaded = bool(result.written or result.conflict)
+        if reloaded:
+            self.reload()  # the prompt too
         lines: list[tuple[str, str]] = []
         offer = False
         if result.written:
@@ -310,7 +314,8 @@ class RecorderScreen(Screen[None]):
         lines += self._issues(result)
         self.entry.replace_text(_unwritten(text, len(result.written)) if not result.ok else "")
         self.say(*(lines or [("nothing written", "info")]), about_line=offer)
-        self.show_prompt()
+        if not reloaded:
+            self.show_prompt()
 
     def _summary(self, written: list[tuple[int, dict[str, Any]]]) -> str:
         if len(written) <= 3:
