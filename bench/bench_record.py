@@ -16,7 +16,13 @@ It measures, each on a fresh store in a temporary folder:
 - **undo-heavy matches**: ``--undo-pairs`` play/undo pairs folded in memory, and a tenth of them appended
   durably;
 - **from key to screen** in the recorder (Textual's Pilot, no terminal): the time from pressing Enter on a
-  typed play to the event shown in the event list, median of ``--keys`` plays.
+  typed play to the event shown in the event list, median of ``--keys`` plays; the CPU time the app
+  spent in it (the rest is waiting: for the disk, for Textual's next frame, for other processes); and
+  the time the entry took to be handled (the durable append, the fold, the panels updated). Twice: the
+  line put in the entry line and Enter pressed at once (as the first version of this bench did: the
+  line's own screen update is drawn just before, and Textual draws at most 60 frames a second, so the
+  Enter's update waits one or two frames for its turn), and the line typed key by key with Enter
+  ``--gap`` seconds after the last key, as a person types it.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -133,12 +140,18 @@ def bench_undo_store(lines: list[bytes], folder: Path) -> list[float]:
     return times
 
 
-def bench_keys(events: list[dict[str, Any]], before: int, plays: int, folder: Path) -> list[float]:
+def bench_keys(
+    events: list[dict[str, Any]], before: int, plays: int, folder: Path, gap: float = 0.0
+) -> list[tuple[float, float, float]]:
     """The recorder under Pilot, on a match of ``before`` events: for each of the next ``plays`` events
-    (typed in the notation, names left out), the time from the Enter key reaching the screen to the end
-    of the first screen update drawn after the entry was handled (Textual's compositor refresh)."""
+    (in the notation, names left out), the time from the Enter key reaching the screen to the end of the
+    first screen update drawn after the entry was handled (Textual's compositor refresh), the CPU time
+    of the app's thread in it, and the time the entry took to be handled. ``gap``: 0, the line is put in
+    the entry line and Enter pressed at once; else the line is typed key by key and Enter pressed
+    ``gap`` seconds after the last key."""
     import asyncio
 
+    from textual import events as keys
     from textual.screen import Screen
 
     from dominolog.log.notation_write import format_event
@@ -147,26 +160,26 @@ def bench_keys(events: list[dict[str, Any]], before: int, plays: int, folder: Pa
     from dominolog.tui.recorder_app import RecorderApp
     from dominolog.tui.screens.recorder import RecorderScreen
 
-    db = folder / f"keys-{before}.db"
+    db = folder / f"keys-{before}-{gap}.db"
     with open_store(db, create=True, write=True) as store:
         for e in events[:before]:
             store.append("keys", dump_line(e).encode())
     typed = events[before : before + plays]
     marks: dict[str, float] = {}
-    drawn: list[float] = []
+    drawn: list[tuple[float, float]] = []
     handle, refresh = RecorderScreen.on_input_submitted, Screen._compositor_refresh
 
     def timed_handle(self: Any, message: Any) -> None:
-        marks["key"] = time.perf_counter()
+        marks["key"], marks["cpu"] = time.perf_counter(), time.thread_time()
         handle(self, message)
         marks["handled"] = time.perf_counter()
 
     def timed_refresh(self: Any) -> None:
         refresh(self)
         if "handled" in marks and not drawn:
-            drawn.append(time.perf_counter())
+            drawn.append((time.perf_counter(), time.thread_time()))
 
-    async def run() -> list[float]:
+    async def run() -> list[tuple[float, float, float]]:
         delays = []
         with open_store(db, write=True) as store:
             session = Session(StoreJournal(store, "keys"), now=lambda: "2026-11-24T20:00:00Z")
@@ -174,7 +187,15 @@ def bench_keys(events: list[dict[str, Any]], before: int, plays: int, folder: Pa
             async with app.run_test(size=(120, 40)) as pilot:
                 for e in typed:
                     token = format_event(e, session.on_move) or "{?}"
-                    app.recorder.entry.value = token
+                    if not gap:
+                        app.recorder.entry.value = token
+                    else:  # typed: each key drawn as it comes, the last one gap seconds before Enter
+                        for ch in token:
+                            name = ch if ch.isalnum() else unicodedata.name(ch).lower().replace("-", "_")
+                            app.post_message(keys.Key(name.replace(" ", "_"), ch))
+                        await pilot.pause(gap)
+                        if app.recorder.entry.value != token:
+                            raise SystemExit(f"typed {token!r}, the entry line holds {app.recorder.entry.value!r}")
                     count = session.reducer.events
                     marks.clear()
                     drawn.clear()
@@ -182,7 +203,8 @@ def bench_keys(events: list[dict[str, Any]], before: int, plays: int, folder: Pa
                     await pilot.pause()
                     if session.reducer.events != count + 1 or not drawn:
                         raise SystemExit(f"the recorder did not take {token!r} after event {count}")
-                    delays.append(drawn[0] - marks["key"])
+                    (at, cpu), key = drawn[0], marks["key"]
+                    delays.append((at - key, cpu - marks["cpu"], marks["handled"] - key))
         return delays
 
     RecorderScreen.on_input_submitted = timed_handle  # type: ignore[method-assign]
@@ -201,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--undo-pairs", type=int, default=10_000)
     parser.add_argument("--window", type=int, default=1_000)
     parser.add_argument("--keys", type=int, default=20, help="plays typed in the recorder (0: skip)")
+    parser.add_argument("--gap", type=float, default=0.1, help="seconds from a line drawn to its Enter, as typed")
     args = parser.parse_args(argv)
     print(f"python   {platform.python_version()} on {platform.platform()}, {os.cpu_count()} logical cpus")
     with tempfile.TemporaryDirectory() as tmp:
@@ -229,10 +252,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  events {first:>6,}-{last:<6,} {rate:8,.0f} appends/s")
         if args.keys:
             print(f"\nrecorder, Enter to screen drawn (Pilot, {args.keys} entries typed, names left out)")
-            for before in sorted({min(50, args.events // 2), args.events - args.keys - 1}):
-                delays = bench_keys(events, before, args.keys, folder)
-                median, most = statistics.median(delays) * 1e3, max(delays) * 1e3
-                print(f"  after event {before:>6,}: median {median:6.1f} ms, max {most:6.1f} ms")
+            ways = ((0.0, "the line set, Enter at once"), (args.gap, f"typed, Enter {args.gap:g} s after the last key"))
+            for gap, how in ways:
+                print(f"  {how}:")
+                for before in sorted({min(50, args.events // 2), args.events - args.keys - 1}):
+                    delays = bench_keys(events, before, args.keys, folder, gap)
+                    wall, cpu, handled = ([d[k] * 1e3 for d in delays] for k in range(3))
+                    median = statistics.median
+                    print(
+                        f"    after event {before:>6,}: median {median(wall):6.1f} ms, max {max(wall):6.1f} ms;"
+                        f" CPU {median(cpu):5.1f} ms; the entry handled in {median(handled):5.1f} ms"
+                    )
     return 0
 
 

@@ -71,6 +71,34 @@ def test_snapshot_recorder_mid_hand_with_a_place_to_pick(snap_compare: Any, tmp_
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
 
 
+def test_an_entry_draws_only_its_new_row_of_the_event_list(tmp_path: Path) -> None:
+    """The event list keeps the lines it drew: an entry draws its own row (and the cursor's) and no
+    other, and what is shown is what a list drawn anew from the whole match shows."""
+    _, session = new_match(tmp_path / "e.db", "e", "ghost13", ["Ana", "Ben"])
+    assert session.enter("deal Ana [?] 66 65R 54R 43R").ok
+    app = RecorderApp(session, "e", poll=None)
+
+    def lines(rows: Any) -> list[list[Any]]:
+        return [list(rows.render_line(y)) for y in range(rows.scrollable_content_region.height)]
+
+    async def body(pilot: Any) -> None:
+        t = Table(pilot, app)
+        rows = t.screen.events.body
+        for entry in ("32R", "-", "~", "21R"):
+            kept = dict(rows._strips)
+            await t.enter(entry)
+            assert t.message.startswith("recorded"), t.message
+            shown = lines(rows)
+            new = rows.cursor  # the new row: drawn, and the cursor moved to it from the row before
+            redrawn = {new, -1 - new, new - 1, -new}  # a row's key, its key as the cursor row: -1 - index
+            assert kept and all(rows._strips.get(key) is strip for key, strip in kept.items() if key not in redrawn)
+            t.screen.events.load(t.screen.timeline)  # the whole list drawn anew
+            await pilot.pause()
+            assert lines(rows) == shown, entry
+
+    drive(app, body)
+
+
 def test_hostile_names_and_notes_are_shown_escaped(tmp_path: Path) -> None:
     """Rich markup and terminal controls in names, the id and notes: drawn as written, never run."""
     players = ["[bold]Eve[/]", "[@click=app.quit]Q[/]"]

@@ -90,6 +90,104 @@ def test_a_place_picked_with_one_key_tab_and_any_other_key(tmp_path: Path) -> No
     ]
 
 
+def test_a_place_dropped_or_answered_is_no_longer_asked_for(tmp_path: Path) -> None:
+    """Escape, a key that picks no place, Tab (the place put in the line) and another recorder's events
+    each end the question: the message line says what became of it and the prompt is the turn's again."""
+    store, session, app = hidden_ghost13(tmp_path)
+    other = Session(StoreJournal(open_store(tmp_path / "g.db"), "g"), now=lambda: NOW)
+
+    async def body(pilot: Any) -> None:
+        t = Table(pilot, app)
+        screen = t.screen
+        turn = t.prompt
+        assert turn.startswith("▸ hand 1: Ben to play")
+        asked = "▸ 56 fits 2 places: 1 L  2 R · press the number (or l/r); any other key: back to typing"
+        dropped = "56: choice dropped, nothing written"
+
+        await t.enter("56")
+        assert (t.message, t.prompt) == ("56: which place? 1 L  2 R", asked)
+        await t.enter("")  # an empty Enter asks again
+        assert (t.message, t.prompt) == ("pick a place: 1 L  2 R (escape: back to typing)", asked)
+        await pilot.press("escape")
+        assert (t.message, t.prompt, screen.choice, screen.entry.value) == (dropped, turn, None, "")
+        assert t.screen.query_one("#message").has_class("-refused") is False
+
+        await t.enter("56")
+        await pilot.press("4")  # not a place: typed, and the question dropped
+        assert (t.message, t.prompt, screen.choice, screen.entry.value) == (dropped, turn, None, "4")
+        await pilot.press("backspace")
+
+        await t.enter("56")
+        await pilot.press("tab")  # the first place put in the line: the question is answered there
+        assert screen.entry.value == "56L" and screen.choice is None and t.prompt == turn
+        assert t.message == "56: the place is in the entry line (Tab: the next one); Enter writes it"
+        await pilot.press("1")  # typed: a number picks nothing now
+        assert screen.entry.value == "56L1" and t.message.startswith("56: the place is in the entry line")
+        await pilot.press("escape")  # the line and what the message offered for it go together
+        assert (t.message, screen.entry.value) == ("entry dropped, nothing written", "")
+
+        await t.enter("56")
+        assert other.enter("56R").ok  # another recorder answers the table first
+        screen.poll()
+        await pilot.pause()
+        assert t.message == "another recorder wrote 1 event (up to seq 4)\n" + dropped
+        assert screen.choice is None and t.prompt.startswith("▸ hand 1: Ana to play")
+        assert session.reducer.events == 4
+
+    drive(app, body)
+    assert [rec.seq for rec, _ in store.records("g")] == [1, 2, 3, 4]
+
+
+def test_escape_drops_what_the_message_line_offered_for_the_entry_line(tmp_path: Path) -> None:
+    """ctrl+r is offered for a refused line kept in the entry line: once Escape has cleared the line, the
+    offer is gone too. An ordinary line cleared leaves the last message as it was (it offered nothing)."""
+    _store, session, app = hidden_ghost13(tmp_path)
+
+    async def body(pilot: Any) -> None:
+        t = Table(pilot, app)
+        await t.enter("Ana:05", ok=False)
+        assert t.message.endswith("ctrl+r records the line as played (it happened at the table; verify reports it)")
+        await pilot.press("escape")
+        assert (t.message, t.screen.entry.value) == ("entry dropped, nothing written", "")
+        await pilot.press("ctrl+r")
+        assert t.message == "type the entry to record as played, then ctrl+r" and session.reducer.events == 3
+        await t.enter("56R")
+        await pilot.press("0", "5", "escape")
+        assert (t.message, t.screen.entry.value) == ("recorded seq 4 play Ben 5-6 right", "")
+
+    drive(app, body)
+
+
+def test_escape_in_the_fix_picker_keeps_the_fix_in_progress(tmp_path: Path) -> None:
+    """ctrl+e while fixing, then escape in the picker: the fix goes on (the prompt says so, and Enter
+    writes the entry in its place); escape on the screen then cancels it."""
+    store, session, app = hidden_ghost13(tmp_path)
+    assert session.enter("56R 05 36L").ok
+
+    async def body(pilot: Any) -> None:
+        t = Table(pilot, app)
+        await pilot.press("ctrl+e")
+        await pilot.press("up", "up", "enter")  # seq 4, Ben's 5-6
+        fixing = (t.message, t.prompt, t.screen.entry.value)
+        assert fixing[0] == "fixing seq 4: change the entry, then Enter" and fixing[2] == "56R"
+        assert fixing[1].startswith("▸ fixing seq 4: Enter writes this entry in its place")
+        await pilot.press("ctrl+e")
+        assert isinstance(app.screen, CorrectScreen)
+        await pilot.press("escape")
+        assert app.screen is t.screen and t.screen.correcting == 4
+        assert (t.message, t.prompt, t.screen.entry.value) == fixing
+        await pilot.press("ctrl+u")
+        await t.enter("46R", ok=False)
+        assert "fixed seq 4: 3 undos (seq 7-9)" in t.message and t.screen.correcting is None
+        await pilot.press("ctrl+e")
+        await pilot.press("enter")  # the newest entry
+        await pilot.press("escape")
+        assert t.message == "fix cancelled" and t.screen.correcting is None and t.screen.entry.value == ""
+
+    drive(app, body)
+    assert [bare(rec.obj or {}).get("tile") for rec, _ in store.records("g")][-4:] == [None, None, None, "4-6"]
+
+
 def test_refused_entries_keep_their_text_and_write_nothing(tmp_path: Path) -> None:
     store, session, app = hidden_ghost13(tmp_path)
 
@@ -262,6 +360,8 @@ def test_a_correction_that_no_longer_fits_stops_and_leaves_the_rest_to_enter(tmp
         assert "fixed seq 4: 3 undos (seq 7-9)" in t.message and "in its place: seq 10 play Ben 4-6 right" in t.message
         assert "stopped: re-entering the events after seq 4" in t.message
         assert t.screen.entry.value == "Ana:05 Ben:36L"  # left to enter, names written out
+        await pilot.press("escape")  # not entered after all: the message no longer says it is in the line
+        assert (t.message, t.screen.entry.value) == ("entry dropped, nothing written", "")
 
     drive(app, body)
     assert [bare(rec.obj or {}).get("tile") for rec, _ in store.records("g")][-4:] == [None, None, None, "4-6"]

@@ -97,7 +97,11 @@ class RecorderScreen(Screen[None]):
         self.choice: Choice | None = None
         #: the seq being fixed (the entry line then replaces it)
         self.correcting: int | None = None
+        #: the message line offers something for the text in the entry line (ctrl+r, the rest of a
+        #: fix to enter, a place put in by Tab): dropping the line drops the offer
+        self.about_line = False
         self.timeline: Timeline | None = None
+        self._table_title: str | None = None
 
     # -- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -149,7 +153,9 @@ class RecorderScreen(Screen[None]):
         self.timeline = tl
         state = tl.reducer.state
         players = " vs ".join(tl.players) or "?"
-        self.table.border_title = shown_markup(f"{state.variant}: {players}") if state else "no match"
+        title = shown_markup(f"{state.variant}: {players}") if state else "no match"
+        if title != self._table_title:  # setting a border title repaints the whole table, its border too
+            self.table.border_title = self._table_title = title
         self.set_class(tl.variant is not None and isinstance(tl.variant.new_layout(), GridLayout), "-grid")
         if changed is None:
             self.events.load(tl)
@@ -225,8 +231,10 @@ class RecorderScreen(Screen[None]):
             text = self.prompt.text
         self.query_one("#prompt", Panel).put(Text("▸ " + text))
 
-    def say(self, *lines: tuple[str, str]) -> None:
-        """The message line: each line in the style of its kind (``STYLES``)."""
+    def say(self, *lines: tuple[str, str], about_line: bool = False) -> None:
+        """The message line: each line in the style of its kind (``STYLES``). ``about_line``: it offers
+        something for the text in the entry line (:attr:`about_line`)."""
+        self.about_line = about_line
         out = Text("\n").join(Text(text, style=STYLES.get(kind, "")) for text, kind in lines)
         message = self.query_one("#message", Panel)
         message.set_class(any(kind == "refused" for _, kind in lines), "-refused")
@@ -285,9 +293,11 @@ class RecorderScreen(Screen[None]):
 
     def _done(self, result: Entered, text: str) -> None:
         """Show what became of an entry; keep in the entry line what was not written."""
-        if result.written or result.conflict:
-            self.reload()
+        reloaded = bool(result.written or result.conflict)
+        if reloaded:
+            self.reload()  # the prompt too
         lines: list[tuple[str, str]] = []
+        offer = False
         if result.written:
             lines.append((self._summary(result.written), "ok"))
         if result.conflict:
@@ -300,10 +310,12 @@ class RecorderScreen(Screen[None]):
                 lines.append(
                     ("ctrl+r records the line as played (it happened at the table; verify reports it)", "info")
                 )
+                offer = True
         lines += self._issues(result)
         self.entry.replace_text(_unwritten(text, len(result.written)) if not result.ok else "")
-        self.say(*(lines or [("nothing written", "info")]))
-        self.show_prompt()
+        self.say(*(lines or [("nothing written", "info")]), about_line=offer)
+        if not reloaded:
+            self.show_prompt()
 
     def _summary(self, written: list[tuple[int, dict[str, Any]]]) -> str:
         if len(written) <= 3:
@@ -325,19 +337,30 @@ class RecorderScreen(Screen[None]):
 
     # -- a place to pick ---------------------------------------------------------------------
     def on_entry_line_picked(self, message: EntryLine.Picked) -> None:
-        choice = self.choice
-        self._drop_choice()
+        choice = self._drop_choice()
         if choice is not None and 0 <= message.index < len(choice.places):
             text = choice.entry(message.index)
             self._done(self.session.enter(text), text)
 
     def on_entry_line_dropped(self, message: EntryLine.Dropped) -> None:
-        self._drop_choice()
+        self._choice_dropped()
         self.show_prompt()
 
-    def _drop_choice(self) -> None:
-        self.choice = None
+    def _drop_choice(self) -> Choice | None:
+        """Forget the place to pick (the caller says what became of it); the choice that was pending."""
+        choice, self.choice = self.choice, None
         self.entry.choice_keys = {}
+        return choice
+
+    @staticmethod
+    def _dropped_line(choice: Choice) -> tuple[str, str]:
+        return (f"{choice.tile}: choice dropped, nothing written", "info")
+
+    def _choice_dropped(self) -> None:
+        """Escape or a key that picks no place: the message line no longer asks which place."""
+        choice = self._drop_choice()
+        if choice is not None:
+            self.say(self._dropped_line(choice))
 
     def _completions(self, value: str) -> list[str]:
         return completions(self.session, value, self.choice)
@@ -411,7 +434,7 @@ class RecorderScreen(Screen[None]):
                 lines.append(("left to enter (in the entry line): " + shown(left, 500), "info"))
         lines += self._issues(result)
         self.entry.replace_text(left)
-        self.say(*lines)
+        self.say(*lines, about_line=bool(left))
         self.show_prompt()
 
     # -- another recorder ------------------------------------------------------------------------
@@ -423,10 +446,11 @@ class RecorderScreen(Screen[None]):
             self.say((f"cannot read the match: {shown(exc, 500)}", "refused"))
             return
         if new:
-            self._drop_choice()
+            choice = self._drop_choice()
             self.reload()
             seq = self.session.reducer.events
-            self.say((f"another recorder wrote {new} event{'s' * (new != 1)} (up to seq {seq})", "info"))
+            lines = [(f"another recorder wrote {new} event{'s' * (new != 1)} (up to seq {seq})", "info")]
+            self.say(*lines, *([self._dropped_line(choice)] if choice is not None else []))
 
     # -- actions (keys: dominolog/tui/keys.py, RECORDER_KEYS) ------------------------------------------
     def action_fix(self) -> None:
@@ -434,7 +458,7 @@ class RecorderScreen(Screen[None]):
         if not rows:
             self.say(("nothing to fix: no event of a hand in play", "info"))
             return
-        self.correcting = None
+        # a fix in progress stays until another entry is picked (escape in the picker changes nothing)
         self.app.push_screen(CorrectScreen(rows), self._fix_chosen)
 
     def action_as_played(self) -> None:
@@ -453,11 +477,19 @@ class RecorderScreen(Screen[None]):
         self._done(result, text)
 
     def action_complete(self) -> None:
-        self.entry.complete()
+        choice = self.choice if not self.entry.value.strip() else None
+        if self.entry.complete() and choice is not None:
+            # the place is picked into the entry line: no longer asked for (Tab again: the next place)
+            self._drop_choice()
+            self.say(
+                (f"{choice.tile}: the place is in the entry line (Tab: the next one); Enter writes it", "info"),
+                about_line=True,
+            )
+            self.show_prompt()
 
     def action_cancel(self) -> None:
         if self.choice is not None:
-            self._drop_choice()
+            self._choice_dropped()
         elif self.correcting is not None:
             self.correcting = None
             self.entry.replace_text("")
@@ -467,6 +499,8 @@ class RecorderScreen(Screen[None]):
             self.say(("the hand goes on", "info"))
         else:
             self.entry.replace_text("")
+            if self.about_line:  # what the message line offered went with the line
+                self.say(("entry dropped, nothing written", "info"))
         self.show_prompt()
 
     def action_scroll_events(self, pages: int) -> None:

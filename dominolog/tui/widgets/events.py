@@ -138,10 +138,19 @@ class EventRows(ScrollView):
         #: colours would not read on the cursor's background); None: no analysis
         self.lost: tuple[int, int] | None = None
 
-    def set_rows(self, texts: list[Text], width: int, lost: tuple[int, int] | None = None) -> None:
+    def set_rows(
+        self, texts: list[Text], width: int, lost: tuple[int, int] | None = None, changed: Iterable[int] | None = None
+    ) -> None:
+        """Show ``texts``, one a row. ``changed``: the only rows that differ from those shown (their
+        lines are drawn again, the others kept: one new event is one new line); None: all of them."""
+        if changed is None or lost != self.lost or width != self.virtual_size.width:
+            self._strips.clear()
+        else:
+            for i in changed:
+                self._strips.pop(i, None)
+                self._strips.pop(-1 - i, None)
         self.texts = texts
         self.lost = lost
-        self._strips.clear()
         self.virtual_size = Size(width, len(texts))
         self.refresh()
 
@@ -240,13 +249,15 @@ class EventList(Vertical):
             self.load(timeline, self.review)
             return
         texts = self.body.texts
-        for i in sorted(indexes):
+        changed = sorted(indexes)
+        for i in changed:
             text = row_text(timeline, i, self._width, self.review)
             if i < len(texts):
                 texts[i] = text
             else:
                 texts.append(text)
-        self.body.set_rows(texts, self._width, lost_span(self._width) if self.review is not None else None)
+        lost = lost_span(self._width) if self.review is not None else None
+        self.body.set_rows(texts, self._width, lost, changed)
 
     def on_resize(self, event: Resize) -> None:
         if self.timeline is not None and self.body.scrollable_content_region.width != self._width:
