@@ -247,3 +247,44 @@ def csv_chunks(rows: Iterable[list[Any]], header: list[str] = CSV_HEADER, size: 
 def _cell(value: Any) -> Any:
     """Booleans as ``true``/``false`` (what spreadsheets, pandas and sqlite-utils read as such)."""
     return ("true" if value else "false") if isinstance(value, bool) else value
+
+
+class NoPicture(ValueError):
+    """There is no table to draw at the seq asked for (the message says why)."""
+
+
+def table_picture(name: str, records: list[Record], at: int | None = None, svg: bool = True) -> str:
+    """The table of a match after event ``at`` (default: the last; as the match ended, the last hand
+    played): an SVG document (``export --format svg``), or with ``svg`` False the box-character
+    picture (``--format text``). :class:`NoPicture` when there is no such seq or no hand to draw."""
+    from dominolog.layouts.grid import GridLayout
+    from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
+    from dominolog.textsafe import shown
+
+    last = records[-1].seq if records else 0
+    if at is not None and at > last:
+        raise NoPicture(f"{shown(name)}: the match has {last} events; there is no seq {at}")
+    seq = at if at is not None else last
+    reducer = MatchReducer(name, 1)
+    drawn = None  # the open hand after the last event fed (or, as the match ended, the last hand played)
+    for rec in records:
+        if rec.seq > seq:
+            break
+        reducer.feed(rec)
+        state = reducer.state
+        if state is not None and state.hand is not None:
+            drawn = (state, state.hand, rec.seq)
+        elif at is not None:
+            drawn = None
+    if drawn is None:
+        if at is not None:
+            raise NoPicture(f"{shown(name)}: no hand is open at seq {seq} (between hands, or the match is over)")
+        raise NoPicture(f"{shown(name)}: no hand was played: there is no table to draw")
+    state, hand, seq = drawn
+    layout = hand.layout
+    grid = layout if isinstance(layout, GridLayout) else line_as_grid(layout)
+    if not svg:
+        return text_picture(grid) + "\n"
+    title = f"{state.variant}: {' vs '.join(state.players)}, hand {hand.number}, after seq {seq}"
+    ends = ", ".join(f"{s.name} {s.value}" for s in grid.open_sides()) if isinstance(layout, GridLayout) else ""
+    return svg_picture(grid, title, f"open ends: {ends}" if ends else "")

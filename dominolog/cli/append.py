@@ -25,6 +25,7 @@ from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
+    from dominolog.recording.begin import Begun
     from dominolog.recording.journal import FileJournal, Journal
     from dominolog.recording.session import Entered, Session
 
@@ -54,17 +55,6 @@ class Line:
     @property
     def blank(self) -> bool:
         return self.error is None and not self.text.strip()
-
-
-@dataclass(slots=True)
-class Begun:
-    """What the first line makes of a match given no id: its name (``made``: named after its hash), or
-    why the line that would begin it is refused."""
-
-    name: str | None
-    made: bool = False
-    what: str = "match_start"
-    refused: str | None = None
 
 
 def append(
@@ -177,56 +167,18 @@ def _stdin_lines() -> Iterator[Line]:
 
 
 def _headers_joined(lines: Iterable[Line]) -> Iterator[Line]:
-    from dominolog.log.notation import parse
+    from dominolog.recording.begin import headers_joined
 
-    held: Line | None = None
-    for line in lines:
-        if line.error is None and line.text.strip():
-            actions = parse(line.text).actions
-            if len(actions) == 1 and actions[0].kind == "match_start":  # tags only
-                held = line if held is None else Line(held.n, f"{held.text} {line.text}")
-                continue
-        if held is not None:
-            yield held
-            held = None
-        yield line
-    if held is not None:
-        yield held
+    return headers_joined(
+        lines, lambda line: line.text if line.error is None else None, lambda a, b: Line(a.n, f"{a.text} {b.text}")
+    )
 
 
 def _begun(first: Line, notation: Notation) -> Begun | None:
-    """The match the first line begins, for an append given no id: None when the line begins none (not
-    a match_start, not a header). Named by the event's ``id``, else after the chain hash of the event
-    as it will be stored (``head-...``, :func:`dominolog.store.match_id_of`), JSON and notation alike."""
-    from dominolog.log.hashchain import chain_hash_bytes
-    from dominolog.log.notation import Clock, NotationError, parse, starts_match
-    from dominolog.log.reader import MatchLog, decode_line
-    from dominolog.recording.notation import line_bytes
-    from dominolog.recording.session import action_event
-    from dominolog.reducer import MatchReducer, record_canon
-    from dominolog.store import match_id_of
+    """The match the first line begins, for an append given no id (:func:`dominolog.recording.begin.begun_by`)."""
+    from dominolog.recording.begin import begun_by
 
-    if first.error is not None:
-        return None
-    what = "match_start"
-    if notation is Notation.dn:
-        actions = parse(first.text).actions
-        if not actions or not starts_match(actions[0]):
-            return None
-        what = "header" if actions[0].kind == "match_start" else what
-        try:  # the event the session will write for it (append stamps no times)
-            data = line_bytes(action_event(actions[0], MatchReducer(), Clock(None)))
-        except NotationError as exc:
-            return Begun(None, what=what, refused=f"{exc}; nothing was written")
-    else:
-        data = first.text.strip().encode("utf-8")
-    rec = decode_line(data, 1, 1)
-    if rec.type != "match_start":
-        return None
-    if rec.error is not None or rec.event is None:
-        return Begun(None, what=what, refused=f"not an event of the format: {rec.error}; nothing was written")
-    name = match_id_of(MatchLog("-", 1, [rec]), chain_hash_bytes("", record_canon(rec)))
-    return Begun(name, made=name != rec.event.id, what=what)
+    return None if first.error is not None else begun_by(first.text, notation is Notation.dn)
 
 
 def _file_journal(path: Path, match_id: str | None) -> FileJournal:

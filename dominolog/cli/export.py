@@ -291,37 +291,12 @@ def _pictures(matches: list[_Match], at: int | None, fmt: Format, out: Path | No
 
 
 def _picture(name: str, records: list[Record], at: int | None, fmt: Format) -> bytes:
-    from dominolog.layouts.grid import GridLayout
-    from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
-    from dominolog.reducer import MatchReducer
+    from dominolog.export import NoPicture, table_picture
 
-    last = records[-1].seq if records else 0
-    if at is not None and at > last:
-        fail(f"{shown(name)}: the match has {last} events; there is no seq {at}")
-    seq = at if at is not None else last
-    reducer = MatchReducer(name, 1)
-    drawn = None  # the open hand after the last event fed (or, as the match ended, the last hand played)
-    for rec in records:
-        if rec.seq > seq:
-            break
-        reducer.feed(rec)
-        state = reducer.state
-        if state is not None and state.hand is not None:
-            drawn = (state, state.hand, rec.seq)
-        elif at is not None:
-            drawn = None
-    if drawn is None:
-        if at is not None:
-            fail(f"{shown(name)}: no hand is open at seq {seq} (between hands, or the match is over)")
-        fail(f"{shown(name)}: no hand was played: there is no table to draw")
-    state, hand, seq = drawn
-    layout = hand.layout
-    grid = layout if isinstance(layout, GridLayout) else line_as_grid(layout)
-    if fmt is Format.text:
-        return (text_picture(grid) + "\n").encode()
-    title = f"{state.variant}: {' vs '.join(state.players)}, hand {hand.number}, after seq {seq}"
-    ends = ", ".join(f"{s.name} {s.value}" for s in grid.open_sides()) if isinstance(layout, GridLayout) else ""
-    return svg_picture(grid, title, f"open ends: {ends}" if ends else "").encode()
+    try:
+        return table_picture(name, records, at, svg=fmt is Format.svg).encode()
+    except NoPicture as exc:
+        fail(str(exc))
 
 
 def _sheets(matches: list[_Match], out: Path | None) -> None:

@@ -187,17 +187,14 @@ def list_(
 ) -> None:
     """The stored matches: id, variant, players, status, hands, totals, winner, and the head
     fingerprint (the first 10 characters of the head hash, as the recorder shows it for the paper sheet)."""
-    from dominolog.club.summary import match_date
+    from dominolog.club.summary import listed_matches
     from dominolog.recording.session import FINGERPRINT
 
     with store_or_fail(db, create=False) as store:
-        rows = store.list_matches(variant, player, status.value if status else None)
         if as_json:
-            for r in rows:
-                for key in ("players", "meta", "totals", "winner"):
-                    r[key] = json.loads(r[key]) if r[key] is not None else None
-                r["complete"] = bool(r["complete"])
-                r["date"] = match_date(r["meta"], store.first_at(r["id"]))
+            rows = listed_matches(store, variant, player, status.value if status else None)
+        else:
+            rows = store.list_matches(variant, player, status.value if status else None)
     if as_json:
         typer.echo(dumps({"matches": rows}, indent=2))
         return

@@ -6,13 +6,17 @@ table's claim is kept beside a hand's points only where it differs, so a sheet c
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dominolog.log.reader import Record
 from dominolog.reducer import MatchReducer
 from dominolog.state import Issue, WinnerValue
+
+if TYPE_CHECKING:
+    from dominolog.store import Store
 
 #: the events a player makes on their turn (what "time per move" measures)
 MOVES = frozenset({"play", "pass", "draw", "declare", "block_call"})
@@ -20,6 +24,20 @@ MOVES = frozenset({"play", "pass", "draw", "declare", "block_call"})
 LONGEST_MOVE_SECONDS = 15 * 60
 #: how a hand ends when nobody can play (Brettspielnetz calls it a stock-out)
 BLOCKED = frozenset({"block", "stock-out"})
+
+
+def listed_matches(
+    store: Store, variant: str | None = None, player: str | None = None, status: str | None = None
+) -> list[dict[str, Any]]:
+    """The stored matches as ``list --json`` gives them (its ``matches``): each row of ``matches`` with
+    its JSON columns read, ``complete`` a boolean, and the match's ``date``."""
+    rows = store.list_matches(variant, player, status)
+    for r in rows:
+        for key in ("players", "meta", "totals", "winner"):
+            r[key] = json.loads(r[key]) if r[key] is not None else None
+        r["complete"] = bool(r["complete"])
+        r["date"] = match_date(r["meta"], store.first_at(r["id"]))
+    return rows
 
 
 def match_date(meta: dict[str, Any] | None, first_at: str | None) -> str | None:
