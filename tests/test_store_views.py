@@ -355,6 +355,8 @@ def _old_store(db: Path) -> Path:
         store.conn.execute("DROP VIEW hand_scores")
         store.conn.execute("DROP VIEW standings")
         store.conn.execute("DROP TABLE analyses")
+        store.conn.execute("DROP TABLE tokens")  # (issue 26's tables, newer still)
+        store.conn.execute("DROP TABLE idempotency")
     assert _views(db) == []
     return db
 
@@ -382,7 +384,16 @@ def test_an_old_store_gets_the_views_when_opened_writable(tmp_path: Path, read_o
         assert not store.read_only
         projections = store.projections()
         assert store.db.view_names() == ["hand_scores", "standings"]
-        assert store.db.table_names() == ["dominolog_meta", "events", "matches", "hands", "imports", "analyses"]
+        assert store.db.table_names() == [
+            "dominolog_meta",
+            "events",
+            "matches",
+            "hands",
+            "imports",
+            "analyses",
+            "tokens",  # (and the tables of issue 26, added likewise)
+            "idempotency",
+        ]
         assert store.conn.execute("SELECT value FROM dominolog_meta WHERE key = 'schema_version'").fetchone() == ("1",)
         assert store.conn.execute("SELECT count(*), sum(points) FROM hand_scores").fetchone() == (12, 221)
         assert store.reindex() == 1

@@ -19,6 +19,7 @@ from dominolog.cli import show as show_cmd
 from dominolog.cli import simulate as simulate_cmd
 from dominolog.cli import standings as standings_cmd
 from dominolog.cli import store as store_cmd
+from dominolog.cli import token as token_cmd
 from dominolog.cli import verify as verify_cmd
 from dominolog.cli.common import OPENED
 from dominolog.textsafe import shown
@@ -72,6 +73,7 @@ app.command("record")(record_cmd.record)
 app.command("append")(append_cmd.append)
 app.command("schema")(schema_cmd.schema)
 app.command("standings")(standings_cmd.standings_cmd)
+app.add_typer(token_cmd.app, name="token")
 
 
 def _english(command: Any) -> Any:

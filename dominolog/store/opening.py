@@ -24,6 +24,8 @@ from pathlib import Path
 
 import sqlite_utils
 
+from dominolog.store.access import ACCESS_TABLES
+from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.analyses import TABLE as ANALYSES_TABLE
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
@@ -92,6 +94,8 @@ CREATE TABLE imports (
     + ANALYSES
     + ";\n"
     + "\n".join(VIEWS)
+    + "\n"
+    + "".join(f"{sql};\n" for sql in ACCESS_TABLES)
 )
 
 
@@ -234,14 +238,15 @@ def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> SqliteStore:
 
 
 def _add_views(conn: sqlite3.Connection) -> None:
-    """Give a store made before the views (:mod:`dominolog.store.views`) or the analysis cache what it
-    lacks, in one short write transaction. A name taken already (a view or table of the user's) is left alone, and so is
-    the whole while another writer holds the store (or it cannot be written): the views come at a later
-    opening."""
+    """Give a store made before the views (:mod:`dominolog.store.views`), the analysis cache or the
+    tokens (:mod:`dominolog.store.access`) what it lacks, in one short write transaction. A name taken
+    already (a view or table of the user's) is left alone, and so is the whole while another writer
+    holds the store (or it cannot be written): they come at a later opening."""
     taken = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     missing = [sql for name, sql in zip(VIEW_NAMES, VIEWS, strict=True) if name not in taken]
     if ANALYSES_TABLE not in taken:
         missing.insert(0, ANALYSES)
+    missing += [sql for name, sql in zip(ACCESS_NAMES, ACCESS_TABLES, strict=True) if name not in taken]
     if not missing:
         return
     try:

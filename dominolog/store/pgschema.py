@@ -18,6 +18,7 @@ import logging
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from dominolog.store.access import ACCESS_TABLES
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
 from dominolog.store.pgviews import FUNCTIONS, VIEW_NAMES, VIEWS
@@ -98,6 +99,8 @@ CREATE TABLE imports (
     + ";\n"
     + FUNCTIONS
     + "\n".join(VIEWS)
+    + "\n"
+    + "".join(f"{sql.replace('TEXT', 'text').replace('INTEGER', 'integer')};\n" for sql in ACCESS_TABLES)
 )
 
 
@@ -183,6 +186,7 @@ def prepare(conn: PgConnection, name: str, create: bool, write: bool) -> bool:
         raise ReadOnlyError(f"{name}: the store is read-only for this role (no INSERT on events); nothing was written")
     if can_insert:
         _add_views(conn)
+        _add_access(conn)
     return not can_insert
 
 
@@ -221,6 +225,27 @@ def _add_views(conn: PgConnection) -> None:
             for name, sql in zip(VIEW_NAMES, VIEWS, strict=True):
                 if name not in taken:
                     conn.execute(sql)
+        conn.execute("COMMIT")
+    except psycopg.Error:
+        try:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        except psycopg.Error:
+            pass
+
+
+def _add_access(conn: PgConnection) -> None:
+    """Give a store made before them the tables of :mod:`dominolog.store.access` (tokens, idempotent
+    answers); left for a later opening when the role may not create them."""
+    import psycopg
+
+    try:
+        if {"tokens", "idempotency"} <= _tables(conn):
+            return
+        conn.execute("BEGIN")
+        conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
+        for sql in ACCESS_TABLES:
+            conn.execute(sql)
         conn.execute("COMMIT")
     except psycopg.Error:
         try:

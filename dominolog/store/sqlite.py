@@ -38,5 +38,8 @@ class SqliteStore(Store):
         except sqlite3.OperationalError as exc:
             raise StoreError(f"{self.path}: {exc} (another program holds it; tried for {BUSY_SECONDS:.0f} s)") from None
 
+    def _has_access(self) -> bool:
+        return "tokens" in set(self.db.table_names())
+
     def _has_analyses(self) -> bool:
         return ANALYSES_TABLE in set(self.db.table_names())

@@ -31,6 +31,7 @@ from typing import Any
 
 from dominolog.log.reader import MatchLog, Record, decode_line
 from dominolog.reducer import MatchReducer, MatchReport
+from dominolog.store.access import Access
 from dominolog.store.analyses import Analyses
 from dominolog.store.appending import Appending, Fold
 from dominolog.store.errors import ReadOnlyError
@@ -134,7 +135,7 @@ def prepare_import(log: MatchLog) -> Prepared:
     return Prepared(log.source, log.line, None, given if isinstance(given, str) and given else None, mid, rows, report)
 
 
-class Store(Appending, Analyses):
+class Store(Appending, Analyses, Access):
     """An open store (use :func:`~dominolog.store.open_store`): what the backends share. ``path`` names
     it in messages (a SQLite file's path, or a PostgreSQL URL without its password); ``conn`` runs SQL
     written with ``?`` parameters (a PostgreSQL connection is wrapped to take them)."""

@@ -1,0 +1,115 @@
+"""Tokens for writing over HTTP (issue 26): stored as hashes only, on both backends, added to a store
+made before them; ``dominolog token create/list/revoke``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from dominolog.store import Store, open_store
+from dominolog.store.access import TakenKey
+from tests.conftest import Ran
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "t.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+def _all_text(store: Store) -> str:
+    rows = store.conn.execute("SELECT * FROM tokens").fetchall()
+    return json.dumps([[str(c) for c in r] for r in rows])
+
+
+def test_a_token_is_stored_as_its_hash_only_and_found_by_it(target: str) -> None:
+    with open_store(target) as store:
+        row, token = store.create_token("table", "m1", who="table 3")
+        assert len(token) >= 43  # 256 bits, URL-safe base64
+        assert token not in _all_text(store)
+        assert hashlib.sha256(token.encode()).hexdigest() in _all_text(store)
+        found = store.find_token(token)
+        assert found is not None and (found.id, found.role, found.match_id, found.who) == (
+            row.id,
+            "table",
+            "m1",
+            "table 3",
+        )
+        assert store.find_token(token + "x") is None and store.find_token("") is None
+        assert not store.has_organiser()
+        store.create_token("organiser")
+        assert store.has_organiser()
+
+
+def test_a_revoked_token_stays_known_but_inactive(target: str) -> None:
+    with open_store(target) as store:
+        row, token = store.create_token("table", "m1")
+        assert store.revoke_token(row.id) is not None
+        found = store.find_token(token)
+        assert found is not None and not found.active
+        assert store.revoke_token("no-such") is None
+        _, other = store.create_token("organiser")
+        assert store.revoke_token(other) is not None  # by the token itself
+        assert not store.has_organiser()
+    with open_store(target) as again:  # it survives a reopening
+        assert [t.active for t in again.tokens()] == [False, False]
+
+
+def test_an_idempotency_key_keeps_its_first_answer(target: str) -> None:
+    with open_store(target) as store:
+        assert store.take_key("t-1", "k") is None
+        with pytest.raises(TakenKey):
+            store.take_key("t-1", "k")  # taken, no answer yet
+        store.keep_answer("t-1", "k", 201, '{"seqs": [2]}')
+        assert store.take_key("t-1", "k") == (201, '{"seqs": [2]}')
+        assert store.take_key("t-2", "k") is None  # another token's key is another key
+        store.release_key("t-2", "k")
+        assert store.take_key("t-2", "k") is None
+    with open_store(target) as again:
+        assert again.take_key("t-1", "k") == (201, '{"seqs": [2]}')
+
+
+def test_a_sqlite_store_made_before_tokens_gets_the_tables_when_opened_writable(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    with open_store(db) as store:
+        store.conn.execute("DROP TABLE tokens")
+        store.conn.execute("DROP TABLE idempotency")
+    with open_store(db, create=False, write=False) as reading:
+        assert reading.tokens() == [] and reading.find_token("x") is None and not reading.has_organiser()
+    with open_store(db) as store:
+        store.create_token("organiser")
+    names = {r[0] for r in sqlite3.connect(db).execute("SELECT name FROM sqlite_master")}
+    assert {"tokens", "idempotency"} <= names
+
+
+def test_a_postgres_store_made_before_tokens_gets_the_tables(pg_url: str) -> None:
+    with open_store(pg_url) as store:
+        store.conn.execute("DROP TABLE tokens, idempotency")
+    with open_store(pg_url) as store:
+        store.create_token("organiser")
+        assert store.has_organiser()
+
+
+def test_token_commands(cli: Callable[..., Ran]) -> None:
+    made = cli("token", "create", "--match", "m1", "--who", "table 1", "--db", "c.db")
+    assert made.code == 0, made.err
+    token = made.out.strip()
+    assert made.out == token + "\n" and len(token) >= 43  # the token alone on standard output
+    assert "no match m1 is stored yet" in made.err
+    organiser = cli("token", "create", "--organiser", "--db", "c.db")
+    assert organiser.code == 0
+    listed = json.loads(cli("token", "list", "--json", "--db", "c.db").out)["tokens"]
+    assert [(t["role"], t["match"], t["who"]) for t in listed] == [("table", "m1", "table 1"), ("organiser", None, "")]
+    assert token not in cli("token", "list", "--db", "c.db").out
+    assert cli("token", "revoke", token, "--db", "c.db").code == 0
+    again = cli("token", "revoke", listed[0]["id"], "--db", "c.db")
+    assert again.code == 0 and "revoked already" in again.out
+    assert cli("token", "revoke", "nope", "--db", "c.db").code == 1
+    assert cli("token", "create", "--db", "c.db").code == 2  # neither --match nor --organiser
+    assert cli("token", "create", "--organiser", "--match", "m", "--db", "c.db").code == 2
