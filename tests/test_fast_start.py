@@ -24,6 +24,10 @@ HEAVY = (
     "dominolog.analysis",
     "dominolog.audit",
     "dominolog.club",
+    "dominolog.web",
+    "fastapi",
+    "uvicorn",
+    "starlette",
 )
 
 

@@ -15,6 +15,7 @@ from dominolog.cli import export as export_cmd
 from dominolog.cli import record as record_cmd
 from dominolog.cli import replay as replay_cmd
 from dominolog.cli import schema as schema_cmd
+from dominolog.cli import serve as serve_cmd
 from dominolog.cli import show as show_cmd
 from dominolog.cli import simulate as simulate_cmd
 from dominolog.cli import standings as standings_cmd
@@ -73,6 +74,7 @@ app.command("record")(record_cmd.record)
 app.command("append")(append_cmd.append)
 app.command("schema")(schema_cmd.schema)
 app.command("standings")(standings_cmd.standings_cmd)
+app.command("serve")(serve_cmd.serve)
 app.add_typer(token_cmd.app, name="token")
 
 

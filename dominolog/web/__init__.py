@@ -1,0 +1,12 @@
+"""``dominolog serve``: the club night in the browser (issue 26). A face: it holds no rules and no
+figures of its own, and calls the layers below (the store's append with its checks, the verify
+report, the SVG picture of ``export --format svg``).
+
+- :mod:`~dominolog.web.app`: the app factory (FastAPI on Starlette), its middleware (body size,
+  security headers) and error bodies;
+- :mod:`~dominolog.web.stores`: a store per worker thread, and the poller that wakes live streams;
+- :mod:`~dominolog.web.auth`: bearer tokens, roles, the rate of writes;
+- :mod:`~dominolog.web.api`: the HTTP API (``/api/...``);
+- :mod:`~dominolog.web.writing`: a write request as ``dominolog append`` does it;
+- :mod:`~dominolog.web.pages`: the server-rendered pages; ``static/``: their CSS and JS.
+"""

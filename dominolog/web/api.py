@@ -1,0 +1,221 @@
+"""The HTTP API: reading (open to all) and writing (a token: :mod:`dominolog.web.auth`).
+
+- ``GET /api/matches``: ``dominolog list --json``'s document;
+- ``GET /api/matches/{id}``: ``dominolog verify --db --json ID``'s document;
+- ``GET /api/matches/{id}/events?after=SEQ``: the stored lines (JSON Lines), byte for byte;
+- ``GET /api/matches/{id}/stream``: Server-Sent Events, one a stored event (``id:`` its seq, ``data:``
+  its line), from the head, or after ``Last-Event-ID`` / ``?after=SEQ``;
+- ``POST /api/matches`` (the organiser): a match_start or a header, and any events after it;
+- ``POST /api/matches/{id}/events`` (the match's table, or the organiser): events, each durable before
+  the answer ``201 {"seqs": [...], "head": "..."}`` (:mod:`dominolog.web.writing`); ``?seq=N`` the
+  seq the first must get; ``Idempotency-Key``: a retry gets the first answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+
+from dominolog.web.auth import writer
+from dominolog.web.writing import Answer, BadBody, append_lines, first_match, kind_of, lines_of
+
+if TYPE_CHECKING:
+    from dominolog.store import Store
+    from dominolog.web.app import Web
+
+router = APIRouter(prefix="/api")
+#: how long a stream stays quiet before a comment keeps it open (seconds)
+KEEPALIVE = 15.0
+
+
+def web(request: Request) -> Web:
+    return request.app.state.web  # type: ignore[no-any-return]
+
+
+def _known(store: Store, match_id: str) -> None:
+    if not store.has_match(match_id):
+        raise HTTPException(404, "no such match")
+
+
+@router.get("/matches", summary="The stored matches (the document of `dominolog list --json`)")
+def list_matches(
+    request: Request,
+    variant: str | None = None,
+    player: str | None = None,
+    status: str | None = None,
+) -> Response:
+    from dominolog.club.summary import listed_matches
+    from dominolog.jsontext import dumps
+
+    rows = listed_matches(web(request).stores.get(), variant, player, status)
+    return Response(dumps({"matches": rows}, indent=2), media_type="application/json")
+
+
+@router.get("/matches/{match_id}", summary="One match verified (the document of `dominolog verify --json`)")
+def verify_match(request: Request, match_id: str) -> Response:
+    from dominolog.store import verify_stored
+    from dominolog.verify import document_chunks
+
+    store = web(request).stores.get()
+    _known(store, match_id)
+    text = "".join(document_chunks([verify_stored(store, match_id).as_dict()]))
+    return Response(text, media_type="application/json")
+
+
+@router.get("/matches/{match_id}/events", summary="The stored lines after seq `after` (JSON Lines, byte for byte)")
+def events(request: Request, match_id: str, after: Annotated[int, Query(ge=0)] = 0) -> Response:
+    store = web(request).stores.get()
+    _known(store, match_id)
+    body = b"".join(rec.data + b"\n" for rec, _ in store.records(match_id, after))
+    return Response(body, media_type="application/x-ndjson")
+
+
+def _message(seq: int, data: bytes) -> str:
+    text = data.decode("utf-8", "replace").replace("\r", "\\r")
+    return "".join(f"data: {part}\n" for part in text.split("\n")).join((f"id: {seq}\n", "\n"))
+
+
+@router.get(
+    "/matches/{match_id}/stream",
+    summary="Server-Sent Events of new events: `id:` the seq, `data:` the stored line",
+    response_class=StreamingResponse,
+)
+async def stream(
+    request: Request,
+    match_id: str,
+    after: Annotated[int | None, Query(ge=0)] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> StreamingResponse:
+    app = web(request)
+    if last_event_id is not None and last_event_id.strip().isdigit():
+        after = int(last_event_id.strip())
+    if not await app.stores.run(lambda s: s.has_match(match_id)):
+        raise HTTPException(404, "no such match")
+    if after is None:  # from the head: only what comes next
+        after = await app.stores.run(lambda s: s.fold_of(match_id).seq)
+
+    async def events() -> AsyncIterator[str]:
+        last = after
+        yield "retry: 1000\n\n"
+        while True:
+            version = app.poller.version
+            newer = await app.stores.run(lambda s, since=last: s.records(match_id, since))
+            for rec, _ in newer:
+                yield _message(rec.seq, rec.data)
+                last = rec.seq
+            if await app.poller.wait(version, KEEPALIVE) == version:
+                yield ": keep-alive\n\n"
+
+    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+@router.get(
+    "/board/stream", summary="Server-Sent Events: one message each time any match moves", include_in_schema=True
+)
+async def board_stream(request: Request) -> StreamingResponse:
+    app = web(request)
+
+    async def events() -> AsyncIterator[str]:
+        version = app.poller.version
+        yield "retry: 1000\n\n"
+        while True:
+            now = await app.poller.wait(version, KEEPALIVE)
+            yield f"id: {now}\nevent: board\ndata: {now}\n\n" if now != version else ": keep-alive\n\n"
+            version = now
+
+    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+WRITE_DOC = (
+    "Content-Type: application/json (one event), application/x-ndjson or application/jsonl (events, one a "
+    "line), text/x-dominolog-notation (the notation). Authorization: Bearer TOKEN. Idempotency-Key: a retry "
+    "with the same key gets the first answer."
+)
+
+
+@router.post("/matches", summary="Create a match (the organiser): a match_start or a header", description=WRITE_DOC)
+async def create_match(request: Request, idempotency_key: Annotated[str | None, Header()] = None) -> Response:
+    body = await request.body()
+    app = web(request)
+    return await app.stores.run(lambda s: _write(app, s, request, None, body, None, idempotency_key))
+
+
+@router.post(
+    "/matches/{match_id}/events", summary="Append events (the match's table, or the organiser)", description=WRITE_DOC
+)
+async def append_events(
+    request: Request,
+    match_id: str,
+    seq: Annotated[int | None, Query(ge=1)] = None,
+    idempotency_key: Annotated[str | None, Header()] = None,
+) -> Response:
+    body = await request.body()
+    app = web(request)
+    return await app.stores.run(lambda s: _write(app, s, request, match_id, body, seq, idempotency_key))
+
+
+def _write(
+    app: Web, store: Store, request: Request, match_id: str | None, body: bytes, seq: int | None, key: str | None
+) -> Response:
+    """A write: who may (401/403), how often (429), the key's first answer if it has one, else the
+    events appended (:func:`dominolog.web.writing.append_lines`) and the answer kept under the key."""
+    from dominolog.store.access import KEY_LIMIT, TakenKey
+
+    token = writer(request, store, match_id)
+    app.rate.check(token.id)
+    if key is not None and not (0 < len(key) <= KEY_LIMIT and key.isascii() and key.isprintable()):
+        raise HTTPException(400, f"an Idempotency-Key is 1 to {KEY_LIMIT} printable ASCII characters")
+    if key is not None:
+        try:
+            before = store.take_key(token.id, key)
+        except TakenKey:
+            raise HTTPException(
+                409, "a request with this Idempotency-Key has no answer yet (still running, or cut short)"
+            ) from None
+        if before is not None:
+            return Response(before[1], status_code=before[0], media_type="application/json")
+    try:
+        answer = _answer(store, match_id, body, request.headers.get("content-type"), seq)
+    except BaseException:
+        if key is not None:
+            _give_back(store, token.id, key)
+        raise
+    text = json.dumps(answer.body, ensure_ascii=False)
+    if key is not None:
+        store.keep_answer(token.id, key, answer.status, text)
+    return Response(text, status_code=answer.status, media_type="application/json")
+
+
+def _give_back(store: Store, token_id: str, key: str) -> None:
+    with contextlib.suppress(Exception):  # the database failed: the key stays taken, a retry is told so
+        store.release_key(token_id, key)
+
+
+def _answer(store: Store, match_id: str | None, body: bytes, content_type: str | None, seq: int | None) -> Answer:
+    try:
+        kind = kind_of(content_type)
+        lines = lines_of(body, kind)
+    except BadBody as exc:
+        return Answer(exc.status, {"error": str(exc)})
+    if match_id is not None:
+        if not lines:
+            return Answer(422, {"error": "no event given"})
+        return append_lines(store, match_id, lines, kind, seq)
+    made = first_match(lines, kind)
+    if isinstance(made, Answer):
+        return made
+    if store.has_match(made):
+        head = store.fold_of(made).head
+        return Answer(409, {"error": f"the match {made} exists already", "match": made, "head": head})
+    answer = append_lines(store, made, lines, kind, None)
+    answer.body["match"] = made
+    return answer
+
+
+def answer_json(status: int, body: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(body, status_code=status)

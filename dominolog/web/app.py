@@ -1,0 +1,187 @@
+"""The app factory: FastAPI (OpenAPI for the API from the same code, on Starlette), the store, the
+poller of live streams, and what every answer gets:
+
+- a body over :data:`MAX_BODY` bytes is ``413`` before the app reads it;
+- security headers on every response: a strict ``Content-Security-Policy`` (everything from the
+  server itself, no inline script, no framing), ``X-Content-Type-Options: nosniff``,
+  ``Referrer-Policy: no-referrer``;
+- every error is a JSON body ``{"error": "..."}``, never a stack trace (``DOMINOLOG_DEBUG`` set: the
+  trace, for a developer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import traceback
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from dominolog.web.auth import RATE, Rate
+from dominolog.web.stores import Poller, Stores
+
+#: the largest request body taken (bytes)
+MAX_BODY = 1 << 20
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+@dataclass
+class Web:
+    """What the routes share: the store (a connection per thread), the poller, the rate of writes."""
+
+    target: str
+    rate_per_second: int = RATE
+    stores: Stores = field(init=False)
+    poller: Poller = field(init=False)
+    rate: Rate = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.stores = Stores(self.target)
+        self.poller = Poller(self.stores)
+        self.rate = Rate(self.rate_per_second)
+
+
+class Guard:
+    """Pure ASGI middleware: the security headers on every response (streams too), and bodies over
+    ``limit`` bytes refused with ``413`` (read whole before the app sees them)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_guarded(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *(h for h in SECURITY_HEADERS if h[0] not in names)]
+            await send(message)
+
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.limit:
+            await _too_large(self.limit, send_guarded)
+            return
+        if scope["method"] in ("POST", "PUT", "PATCH"):
+            chunks, size = [], 0
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > self.limit:
+                    await _too_large(self.limit, send_guarded)
+                    return
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+            whole = b"".join(chunks)
+            given = False
+
+            async def replay() -> Message:
+                nonlocal given
+                if not given:
+                    given = True
+                    return {"type": "http.request", "body": whole, "more_body": False}
+                return await receive()
+
+            await self.app(scope, replay, send_guarded)
+            return
+        await self.app(scope, receive, send_guarded)
+
+
+async def _too_large(limit: int, send: Send) -> None:
+    body = f'{{"error": "the body is larger than {limit} bytes"}}'.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def create_app(target: str, rate: int = RATE) -> FastAPI:
+    """The app serving the store ``target`` (a SQLite file or a PostgreSQL URL, which must exist)."""
+    from dominolog import __version__
+    from dominolog.web import api, pages
+
+    web = Web(target, rate)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        task = asyncio.create_task(web.poller.run())
+        try:
+            yield
+        finally:
+            task.cancel()
+            web.stores.close()
+
+    app = FastAPI(
+        title="dominolog",
+        version=__version__,
+        description="A club night's matches: read them, follow them live, append events with a token.",
+        docs_url=None,  # Swagger UI would load from a CDN: /openapi.json is served, from the package alone
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.web = web
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return _error(exc.status_code, str(exc.detail), getattr(exc, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        said = "; ".join(f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors())
+        return _error(422, said or "invalid request")
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, exc: Exception) -> JSONResponse:
+        from dominolog.store.errors import StoreError, database_failure, is_database_error
+        from dominolog.textsafe import shown
+
+        if isinstance(exc, StoreError):
+            return _error(503, shown(str(exc), 400))
+        if is_database_error(exc):
+            return _error(503, shown(str(database_failure(exc, "the store")), 400))
+        if os.environ.get("DOMINOLOG_DEBUG"):
+            return _error(500, "".join(traceback.format_exception(exc)))
+        return _error(500, "internal error (the server's log says more; DOMINOLOG_DEBUG=1 shows it here)")
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=str(resources.files("dominolog.web") / "static")), name="static")
+    return Guard(app)  # type: ignore[return-value]
+
+
+def from_env() -> Any:
+    """The app of ``dominolog serve --workers N`` (uvicorn imports it in each worker process)."""
+    return create_app(os.environ["DOMINOLOG_SERVE_DB"], int(os.environ.get("DOMINOLOG_SERVE_RATE", RATE)))

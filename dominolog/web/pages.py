@@ -1,0 +1,169 @@
+"""The pages, rendered on the server (every name, note and meta value escaped: :func:`esc`), readable
+without JavaScript; ``static/live.js`` keeps them current through one Server-Sent Events stream a
+page, fetching the page's live part again (``.../part``) when the stream says something moved.
+
+- ``/``: the evening's board, every match: table, players, variant, hand, totals, whose turn,
+  status, the time of its last event;
+- ``/m/{id}``: one match: the table as ``export --format svg`` draws it, the scores, the events
+  with the violations ``verify`` finds marked.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from dominolog.club.page import esc
+
+if TYPE_CHECKING:
+    from dominolog.store import Store
+
+router = APIRouter(include_in_schema=False)
+
+
+def _frame(title: str, body: str, stream: str, part: str) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title>"
+        '<link rel="stylesheet" href="/static/web.css"><script src="/static/live.js" defer></script></head>'
+        f'<body><header><a href="/">dominolog</a> <span class="live-state" id="live-state"></span></header>'
+        f'<main id="live" data-stream="{esc(stream)}" data-part="{esc(part)}">{body}</main></body></html>\n'
+    )
+
+
+def _web_store(request: Request) -> Store:
+    return request.app.state.web.stores.get()  # type: ignore[no-any-return]
+
+
+def _href(match_id: str) -> str:
+    return "/m/" + quote(match_id, safe="")
+
+
+def _players(value: Any) -> str:
+    return ", ".join(str(p) for p in value) if isinstance(value, list) else ""
+
+
+def _totals(value: Any) -> str:
+    return ", ".join(f"{p} {v}" for p, v in value.items()) if isinstance(value, dict) else ""
+
+
+def board_rows(store: Store) -> list[dict[str, Any]]:
+    """Every match as the board shows it: its ``list --json`` row, the hand in play and who is on move
+    (the store's fold of the match), the time of its last event."""
+    from dominolog.club.summary import listed_matches
+    from dominolog.recording.notation import on_move
+
+    rows = listed_matches(store)
+    for r in rows:
+        reducer = store.fold_of(r["id"]).reducer
+        state = reducer.state
+        hand = state.hand if state is not None else None
+        r["hand"] = hand.number if hand is not None else (len(state.results) if state is not None else 0)
+        r["turn"] = on_move(reducer)
+        last = store.records(r["id"], max(0, r["events"] - 1))
+        at = last[-1][0].obj.get("at") if last and last[-1][0].obj is not None else None
+        r["last_at"] = at if isinstance(at, str) else None
+    return rows
+
+
+def board_part(store: Store) -> str:
+    rows = board_rows(store)
+    if not rows:
+        return "<h1>Tonight's board</h1><p>No match yet.</p>"
+    out = [
+        '<h1>Tonight\'s board</h1><table class="board"><thead><tr><th>table</th><th>match</th><th>players</th>'
+        "<th>variant</th><th>hand</th><th>totals</th><th>on move</th><th>status</th><th>last event</th></tr>"
+        "</thead><tbody>"
+    ]
+    for r in rows:
+        meta = r["meta"] if isinstance(r["meta"], dict) else {}
+        out.append(
+            f'<tr class="{esc(r["status"])}"><td>{esc(meta.get("table", ""))}</td>'
+            f'<td><a href="{esc(_href(r["id"]))}">{esc(r["id"])}</a></td><td>{esc(_players(r["players"]))}</td>'
+            f"<td>{esc(r['variant'] or '?')}</td><td>{r['hand']}</td><td>{esc(_totals(r['totals']))}</td>"
+            f"<td>{esc(r['turn'] or '-')}</td><td>{esc(r['status'])}</td><td>{esc(r['last_at'] or '-')}</td></tr>"
+        )
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+@router.get("/", response_class=HTMLResponse)
+def board(request: Request) -> HTMLResponse:
+    part = board_part(_web_store(request))
+    return HTMLResponse(_frame("Tonight's board", part, "/api/board/stream", "/part"))
+
+
+@router.get("/part", response_class=HTMLResponse)
+def board_fragment(request: Request) -> HTMLResponse:
+    return HTMLResponse(board_part(_web_store(request)), headers={"Cache-Control": "no-store"})
+
+
+def match_part(store: Store, match_id: str) -> tuple[str, int]:
+    """The live part of ``/m/{id}`` and the seq of its last event."""
+    from dominolog.export import NoPicture, table_picture
+    from dominolog.store import verify_stored
+
+    if not store.has_match(match_id):
+        raise HTTPException(404, "no such match")
+    records = [rec for rec, _ in store.records(match_id)]
+    report = verify_stored(store, match_id)
+    try:
+        picture = table_picture(match_id, records)
+    except NoPicture as exc:
+        picture = f'<p class="note">{esc(str(exc))}</p>'
+    marked: dict[int, list[str]] = {}
+    for v in report.violations:
+        marked.setdefault(v.seq, []).append(f"{v.code}: {v.message}")
+    status = "invalid" if not report.valid else "complete" if report.complete else "open"
+    out = [
+        f"<h1>{esc(match_id)}</h1>",
+        f'<p class="summary">{esc(report.variant or "?")}: {esc(", ".join(report.players))}; '
+        f'<span class="status {status}">{status}</span>; {len(report.hands)} hand{"s" * (len(report.hands) != 1)} '
+        f"played; head <code>{esc(report.head[:10])}</code></p>",
+        f'<div class="table-picture">{picture}</div>',
+        '<h2>Scores</h2><table class="scores"><thead><tr><th>hand</th><th>end</th><th>winner</th><th>points</th>'
+        "</tr></thead><tbody>",
+    ]
+    for h in report.hands:
+        out.append(
+            f"<tr><td>{h.number}</td><td>{esc(h.end)}</td><td>{esc(_winner(h.winner))}</td>"
+            f"<td>{esc(_totals(h.points))}</td></tr>"
+        )
+    out.append(
+        f'</tbody><tfoot><tr><th colspan="3">totals</th><td>{esc(_totals(report.totals))}</td></tr></tfoot></table>'
+    )
+    if report.violations:
+        out.append(f'<p class="violations">{len(report.violations)} violation(s), marked below.</p>')
+    out.append('<h2>Events</h2><ol class="events">')
+    for rec in reversed(records):
+        issues = marked.get(rec.seq, [])
+        cls = ' class="violation"' if issues else ""
+        said = "".join(f'<span class="issue">{esc(i)}</span>' for i in issues)
+        out.append(
+            f'<li value="{rec.seq}" id="seq-{rec.seq}"{cls}><code>{esc(rec.data.decode("utf-8", "replace"), 300)}'
+            f"</code>{said}</li>"
+        )
+    out.append("</ol>")
+    return "".join(out), records[-1].seq if records else 0
+
+
+def _winner(value: Any) -> str:
+    if value is None:
+        return "-"
+    return "+".join(str(x) for x in value) if isinstance(value, list) else str(value)
+
+
+@router.get("/m/{match_id}", response_class=HTMLResponse)
+def follow(request: Request, match_id: str) -> HTMLResponse:
+    part, last = match_part(_web_store(request), match_id)
+    stream = f"/api/matches/{quote(match_id, safe='')}/stream?after={last}"
+    return HTMLResponse(_frame(match_id, part, stream, _href(match_id) + "/part"))
+
+
+@router.get("/m/{match_id}/part", response_class=HTMLResponse)
+def follow_fragment(request: Request, match_id: str) -> HTMLResponse:
+    return HTMLResponse(match_part(_web_store(request), match_id)[0], headers={"Cache-Control": "no-store"})

@@ -1,0 +1,24 @@
+// dominolog: keeps a page current. The page names its stream (data-stream) and its live part
+// (data-part); each message of the stream fetches the part again, rendered (and escaped) by the
+// server. Without JavaScript the page is the same, as of when it was loaded.
+(function () {
+  "use strict";
+  var main = document.getElementById("live");
+  var state = document.getElementById("live-state");
+  if (!main || !window.EventSource) return;
+  var busy = false, again = false;
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(main.dataset.part, { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) { main.innerHTML = html; })
+      .catch(function () {})
+      .then(function () { busy = false; if (again) { again = false; refresh(); } });
+  }
+  var source = new EventSource(main.dataset.stream);
+  source.onopen = function () { if (state) state.textContent = "live"; };
+  source.onerror = function () { if (state) state.textContent = "reconnecting"; };
+  source.onmessage = refresh;
+  source.addEventListener("board", refresh);
+})();
