@@ -1,0 +1,145 @@
+"""The pages of ``dominolog serve`` (issue 26): every string from a log escaped (hostile names), nothing
+loaded from elsewhere, readable without JavaScript; and in headless Chromium an event appended through
+the API appears on ``/m/{id}`` within 1 s without a reload, a hostile name does not execute, and the
+CSP blocks an inline script."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from tests.test_audit_html import _driver
+from tests.webserver import Server
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    '"onmouseover=alert(2) x="',
+    "\x1b[31mred\x1b]0;title\x07",
+    "\u202eevil\u2066",
+]
+MATCH = "m<i>1"
+DEAL = '{"type":"deal","leader":"%s","hands":null}'
+
+
+class Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def parsed(page: str) -> Tags:
+    tags = Tags()
+    tags.feed(page)
+    return tags
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    with Server(tmp_path / "p.db", tmp_path) as s:
+        start = {
+            "type": "match_start",
+            "variant": "ghost13",
+            "players": HOSTILE[:2],
+            "id": MATCH,
+            "meta": {"table": HOSTILE[2], "event": HOSTILE[3]},
+        }
+        r = s.client.post("/api/matches", content=json.dumps(start), headers=_json(s))
+        assert r.status_code == 201, r.text
+        yield s
+
+
+def _json(s: Server) -> dict[str, str]:
+    return {"Content-Type": "application/json", **s.auth(s.organiser)}
+
+
+def _checked(page: str) -> Tags:
+    tags = parsed(page)
+    scripts = [a for t, a in tags.tags if t == "script"]
+    assert scripts == [{"src": "/static/live.js", "defer": None}]
+    for tag, attrs in tags.tags:
+        assert not any(name.startswith("on") for name in attrs), (tag, attrs)
+        for name in ("src", "href"):
+            assert attrs.get(name) is None or attrs[name].startswith("/"), attrs  # nothing from elsewhere
+    text = "".join(tags.text)
+    assert "\x1b" not in page and "\u202e" not in page and "\u2066" not in page and "\x07" not in page
+    assert "<script>alert(1)</script>" in text  # shown as written, as text
+    return tags
+
+
+def test_the_board_and_the_match_page_escape_every_name(server: Server) -> None:
+    board = server.client.get("/")
+    assert board.status_code == 200 and board.headers["content-type"].startswith("text/html")
+    tags = _checked(board.text)
+    text = "".join(tags.text)
+    assert "\\x1b[31mred" in text and "\\u202eevil" not in text  # the table's name, its controls made visible
+    assert MATCH in text and ("a", {"href": "/m/m%3Ci%3E1"}) in tags.tags
+    page = server.client.get("/m/m%3Ci%3E1")
+    assert page.status_code == 200
+    _checked(page.text)
+    assert server.client.get("/m/nope").status_code == 404
+
+
+def test_the_match_page_reads_without_javascript(server: Server) -> None:
+    for line in (DEAL % HOSTILE[0], json.dumps({"type": "play", "player": HOSTILE[0], "tile": "6-6"})):
+        r = server.client.post("/api/matches/m%3Ci%3E1/events", content=line, headers=_json(server))
+        assert r.status_code == 201, r.text
+    page = server.client.get("/m/m%3Ci%3E1").text
+    tags = _checked(page)
+    assert any(t == "svg" for t, _ in tags.tags)  # the table, as export --format svg draws it
+    assert [a["id"] for t, a in tags.tags if t == "li"] == ["seq-3", "seq-2", "seq-1"]
+    board = "".join(parsed(server.client.get("/").text).text)
+    assert "Ana" not in board and '"onmouseover=alert(2) x="' in board  # on move: the second player
+    part = server.client.get("/m/m%3Ci%3E1/part")
+    assert part.status_code == 200 and "<html" not in part.text and "seq-3" in part.text
+    css = server.client.get("/static/web.css")
+    assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
+
+
+def test_a_followed_match_in_a_real_browser(server: Server, tmp_path: Path) -> None:
+    from selenium.common.exceptions import NoAlertPresentException
+    from selenium.webdriver.common.by import By
+
+    driver = _driver(tmp_path)
+    try:
+        driver.set_page_load_timeout(20)
+        driver.get(f"{server.url}/m/m%3Ci%3E1")
+        deadline = time.monotonic() + 10
+        while driver.find_element(By.ID, "live-state").text != "live" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert driver.find_element(By.ID, "live-state").text == "live"
+        driver.execute_script("window.stillHere = 'yes';")  # gone if the page were loaded again
+        r = server.client.post("/api/matches/m%3Ci%3E1/events", content=DEAL % HOSTILE[0], headers=_json(server))
+        assert r.status_code == 201, r.text
+        answered = time.monotonic()
+        while not driver.find_elements(By.ID, "seq-2") and time.monotonic() - answered < 5:
+            time.sleep(0.02)
+        seen = time.monotonic() - answered
+        assert driver.find_elements(By.ID, "seq-2"), "the event never appeared"
+        assert seen < 1.0, f"the event appeared after {seen:.2f} s"
+        assert driver.execute_script("return window.stillHere") == "yes"
+        # the hostile names did not execute: no alert, no element made from them
+        with pytest.raises(NoAlertPresentException):
+            driver.switch_to.alert.text  # noqa: B018
+        assert len(driver.find_elements(By.CSS_SELECTOR, "script")) == 1
+        assert not driver.find_elements(By.CSS_SELECTOR, "[onmouseover], main script, main i")
+        assert "<script>alert(1)</script>" in driver.find_element(By.ID, "seq-2").text
+        # the CSP blocks an inline script
+        ran = driver.execute_script(
+            "var s = document.createElement('script'); s.textContent = 'window.inlineRan = 1;';"
+            "document.body.appendChild(s); return window.inlineRan === 1;"
+        )
+        assert ran is False
+    finally:
+        driver.quit()
