@@ -20,6 +20,8 @@ DATA_FILES = [
     "audit/report.js",
     "audit/rulings.txt",
     "club/page.css",
+    "web/static/live.js",
+    "web/static/web.css",
 ]
 
 
