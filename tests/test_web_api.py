@@ -305,3 +305,20 @@ def test_no_stack_trace_in_an_answer(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert r.status_code == 500 and "error" in r.json()
     assert ("Traceback" in r.text) is debug
     assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_two_servers_on_one_postgres_database(pg_url: str, tmp_path: Path) -> None:
+    """An event stored through one server (two workers) reaches a stream of the other within 1 s."""
+    with Server(pg_url, tmp_path, "--workers", "2") as first, Server(pg_url, tmp_path) as second:
+        second.organiser = first.organiser
+        begin(first)
+        got: list[list[tuple[int, str]]] = []
+        reader = threading.Thread(target=lambda: got.append(_sse(f"{second.url}/api/matches/m1/stream", {}, 1)))
+        reader.start()
+        time.sleep(1.0)
+        assert post(first, "/api/matches/m1/events", DEAL).status_code == 201
+        answered = time.monotonic()
+        reader.join(15)
+        assert time.monotonic() - answered < 1.0
+        assert got == [[(2, DEAL)]]
+        assert post(second, "/api/matches/m1/events?seq=2", DEAL).status_code == 409  # one seq, one writer
