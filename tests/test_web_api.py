@@ -262,9 +262,11 @@ def test_hardening(tmp_path: Path) -> None:
         assert 429 in statuses and statuses[:4] == [422] * 4
         time.sleep(1.1)
         assert post(s, "/api/matches/m1/events", DEAL).status_code == 201  # a second later: writes again
-        huge_name = '{"type":"note","text":"%s"}' % ("x" * 200_000)
-        over = post(s, "/api/matches/m1/events", huge_name)
-        assert over.status_code == 422  # the format's limits, as the store checks them
+        long_name = json.dumps({"type": "match_start", "variant": "ghost13", "players": ["Ana", "B" * 41], "id": "x"})
+        over = post(s, "/api/matches", long_name)
+        assert over.status_code == 422 and "at most 40 allowed" in over.json()["error"]  # the format's limits
+        long_note = post(s, "/api/matches/m1/events", json.dumps({"type": "note", "text": "x" * 200_000}))
+        assert long_note.status_code == 422 and "allowed" in long_note.json()["error"]
         for r in (s.client.get("/"), s.client.get("/api/matches"), s.client.get("/nope"), big):
             assert "script-src 'self'" in r.headers["content-security-policy"]
             assert "unsafe-inline" not in r.headers["content-security-policy"]
@@ -322,3 +324,59 @@ def test_two_servers_on_one_postgres_database(pg_url: str, tmp_path: Path) -> No
         assert time.monotonic() - answered < 1.0
         assert got == [[(2, DEAL)]]
         assert post(second, "/api/matches/m1/events?seq=2", DEAL).status_code == 409  # one seq, one writer
+
+
+def test_killed_mid_append_a_retry_with_its_key_stores_each_event_once(tmp_path: Path) -> None:
+    """The server killed (SIGKILL) while a client sends keyed notes: every acknowledged note is stored,
+    and once the server is back, retrying every request with its key stores none of them twice."""
+    import os
+    import signal
+
+    (tmp_path / "work").mkdir()
+    db = tmp_path / "k.db"
+    acknowledged: list[int] = []
+    with Server(db, tmp_path / "work", "--rate", "1000") as s:
+        organiser = s.organiser
+        begin(s)
+
+        def send() -> None:
+            for i in range(400):
+                try:
+                    r = post(
+                        s,
+                        "/api/matches/m1/events",
+                        json.dumps({"type": "note", "text": f"n-{i}"}),
+                        headers={"Idempotency-Key": f"k-{i}"},
+                    )
+                except httpx.HTTPError:
+                    return
+                if r.status_code == 201:
+                    acknowledged.append(i)
+
+        sender = threading.Thread(target=send)
+        sender.start()
+        deadline = time.monotonic() + 10
+        while len(acknowledged) < 20 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert s.proc is not None
+        os.killpg(s.proc.pid, signal.SIGKILL)
+        sender.join(20)
+    assert 20 <= len(acknowledged) < 400
+    with Server(db, tmp_path / "work", "--rate", "1000") as s:
+        s.organiser = organiser
+        stored = [json.loads(x)["text"] for x in s.client.get("/api/matches/m1/events").text.splitlines()[1:]]
+        assert all(f"n-{i}" in stored for i in acknowledged)  # what was acknowledged is stored
+        answers = {}
+        for i in range(max(acknowledged) + 3):
+            r = post(
+                s,
+                "/api/matches/m1/events",
+                json.dumps({"type": "note", "text": f"n-{i}"}),
+                headers={"Idempotency-Key": f"k-{i}"},
+            )
+            answers[i] = r.status_code
+            time.sleep(0.01)
+        assert all(answers[i] == 201 for i in acknowledged)
+        assert set(answers.values()) <= {201, 409}  # 409: a request cut short by the kill, told so
+        again = [json.loads(x)["text"] for x in s.client.get("/api/matches/m1/events").text.splitlines()[1:]]
+        assert len(again) == len(set(again))  # none stored twice
