@@ -380,3 +380,27 @@ def test_killed_mid_append_a_retry_with_its_key_stores_each_event_once(tmp_path:
         assert set(answers.values()) <= {201, 409}  # 409: a request cut short by the kill, told so
         again = [json.loads(x)["text"] for x in s.client.get("/api/matches/m1/events").text.splitlines()[1:]]
         assert len(again) == len(set(again))  # none stored twice
+
+
+def test_the_organiser_manages_tokens_over_http(server: Server) -> None:
+    begin(server)
+    made = server.client.post(
+        "/api/tokens", json={"match": "m1", "who": "table 1"}, headers=server.auth(server.organiser)
+    )
+    assert made.status_code == 201, made.text
+    table = made.json()["token"]
+    assert (made.json()["role"], made.json()["match"], made.json()["who"]) == ("table", "m1", "table 1")
+    assert post(server, "/api/matches/m1/events", DEAL, token=table).status_code == 201
+    listed = server.client.get("/api/tokens", headers=server.auth(server.organiser))
+    assert table not in listed.text
+    assert sorted(str(t["match"]) for t in listed.json()["tokens"]) == ["None", "m1"]
+    for token, status in ((None, 401), ("nope", 401), (table, 403)):
+        assert server.client.get("/api/tokens", headers=server.auth(token)).status_code == status
+        assert server.client.post("/api/tokens", json={"match": "m1"}, headers=server.auth(token)).status_code == status
+        assert (
+            server.client.delete(f"/api/tokens/{made.json()['id']}", headers=server.auth(token)).status_code == status
+        )
+    gone = server.client.delete(f"/api/tokens/{made.json()['id']}", headers=server.auth(server.organiser))
+    assert gone.status_code == 200 and gone.json()["revoked"]
+    assert post(server, "/api/matches/m1/events", PLAYS[0], token=table).status_code == 401
+    assert server.client.delete("/api/tokens/t-nothing", headers=server.auth(server.organiser)).status_code == 404

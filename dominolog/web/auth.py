@@ -38,8 +38,8 @@ def unauthorized(message: str) -> HTTPException:
     return HTTPException(401, message, headers={"WWW-Authenticate": 'Bearer realm="dominolog"'})
 
 
-def writer(request: Request, store: Store, match_id: str | None) -> Token:
-    """The token allowed to write to ``match_id`` (None: to create a match, the organiser's alone), or
+def writer(request: Request, store: Store, match_id: str | None, what: str = "creates a match") -> Token:
+    """The token allowed to write to ``match_id`` (None: what only the organiser does, ``what``), or
     the HTTP error saying why not."""
     given = bearer(request)
     if given is None:
@@ -52,7 +52,7 @@ def writer(request: Request, store: Store, match_id: str | None) -> Token:
     if token.role == "organiser":
         return token
     if match_id is None:
-        raise HTTPException(403, "only the organiser's token creates a match")
+        raise HTTPException(403, f"only the organiser's token {what}")
     if token.match_id != match_id:
         raise HTTPException(403, "this table's token writes to its own match only")
     return token
