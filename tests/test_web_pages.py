@@ -143,3 +143,40 @@ def test_a_followed_match_in_a_real_browser(server: Server, tmp_path: Path) -> N
         assert ran is False
     finally:
         driver.quit()
+
+
+def test_the_season_board_tables_and_standings(tmp_path: Path) -> None:
+    """The club season imported and served: the board lists every match, /tables draws every table as
+    export --format svg does, /standings is the page standings --format html writes (its inline style
+    allowed by its hash in the CSP, nothing else)."""
+    import base64
+    import hashlib
+    import re
+
+    from tests.conftest import ROOT, run_cli
+
+    db = tmp_path / "season.db"
+    assert run_cli("import", ROOT / "replays" / "club-season", "--db", db, cwd=tmp_path).code == 0
+    ids = json.loads(run_cli("list", "--json", "--db", db, cwd=tmp_path).out)["matches"]
+    with Server(db, tmp_path) as s:
+        board = "".join(parsed(s.client.get("/").text).text)
+        assert all(m["id"] in board for m in ids)
+        tables = s.client.get("/tables")
+        assert tables.status_code == 200
+        first = ids[0]["id"]
+        svg = run_cli("export", first, "--db", db, "--format", "svg", cwd=tmp_path).out
+        assert svg in tables.text
+        assert tables.text.count("<svg") == len(ids)
+        page = s.client.get("/standings?include_invalid=true")
+        written = run_cli("standings", "--db", db, "--format", "html", "--include-invalid", cwd=tmp_path).out
+        assert page.status_code == 200 and page.text == written
+        style = re.search(r"<style>(.*?)</style>", page.text, re.S)
+        assert style is not None
+        digest = base64.b64encode(hashlib.sha256(style.group(1).encode()).digest()).decode()
+        csp = page.headers["content-security-policy"]
+        assert f"style-src 'self' 'sha256-{digest}';" in csp and "unsafe-inline" not in csp
+        assert "script-src 'self';" in csp
+        assert s.client.get("/standings?since=nope").status_code == 422
+        variant = ids[0]["variant"]
+        one = run_cli("standings", "--db", db, "--format", "html", "--variant", variant, cwd=tmp_path).out
+        assert s.client.get(f"/standings?variant={variant}").text == one

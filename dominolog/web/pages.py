@@ -5,15 +5,18 @@ page, fetching the page's live part again (``.../part``) when the stream says so
 - ``/``: the evening's board, every match: table, players, variant, hand, totals, whose turn,
   status, the time of its last event;
 - ``/m/{id}``: one match: the table as ``export --format svg`` draws it, the scores, the events
-  with the violations ``verify`` finds marked.
+  with the violations ``verify`` finds marked;
+- ``/tables``: every table's picture and score at once (a projector);
+- ``/standings``: the page ``dominolog standings --format html`` writes (the same filters), made
+  afresh at each request.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 
 from dominolog.club.page import esc
@@ -167,3 +170,76 @@ def follow(request: Request, match_id: str) -> HTMLResponse:
 @router.get("/m/{match_id}/part", response_class=HTMLResponse)
 def follow_fragment(request: Request, match_id: str) -> HTMLResponse:
     return HTMLResponse(match_part(_web_store(request), match_id)[0], headers={"Cache-Control": "no-store"})
+
+
+def tables_part(store: Store) -> str:
+    """Every match's table at once, for a projector (a broadcast's multi-board): its picture as
+    ``export --format svg`` draws it, its players and running totals."""
+    from dominolog.export import NoPicture, table_picture
+
+    rows = board_rows(store)
+    out = ["<h1>Every table</h1>", '<div class="tables">']
+    for r in rows:
+        meta = r["meta"] if isinstance(r["meta"], dict) else {}
+        try:
+            picture = table_picture(r["id"], [rec for rec, _ in store.records(r["id"])])
+        except NoPicture:
+            picture = '<p class="note">no hand yet</p>'
+        table = f"table {esc(meta['table'])}: " if "table" in meta else ""
+        out.append(
+            f'<section class="one-table"><h2>{table}<a href="{esc(_href(r["id"]))}">{esc(r["id"])}</a></h2>'
+            f"<p>{esc(_totals(r['totals']))}; hand {r['hand']}; on move {esc(r['turn'] or '-')}; {esc(r['status'])}</p>"
+            f'<div class="table-picture">{picture}</div></section>'
+        )
+    out.append("</div>")
+    return "".join(out)
+
+
+@router.get("/tables", response_class=HTMLResponse)
+def tables(request: Request) -> HTMLResponse:
+    return HTMLResponse(_frame("Every table", tables_part(_web_store(request)), "/api/board/stream", "/tables/part"))
+
+
+@router.get("/tables/part", response_class=HTMLResponse)
+def tables_fragment(request: Request) -> HTMLResponse:
+    return HTMLResponse(tables_part(_web_store(request)), headers={"Cache-Control": "no-store"})
+
+
+@router.get("/standings", response_class=HTMLResponse)
+def standings_page(
+    request: Request,
+    variant: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    meta: Annotated[list[str] | None, Query()] = None,
+    include_invalid: bool = False,
+) -> HTMLResponse:
+    """The page ``dominolog standings --db --format html`` writes, with the same filters, made afresh
+    from the store at each request. Its style sheet is inline: the CSP names its hash."""
+    import base64
+    import hashlib
+    import re
+
+    from dominolog.club.standings import Filters, match_summary, parse_day, parse_meta, standings
+    from dominolog.club.standings_html import render_html
+
+    store = _web_store(request)
+    try:
+        filters = Filters(
+            variant,
+            parse_meta(meta or []),
+            parse_day(since) if since is not None else None,
+            parse_day(until) if until is not None else None,
+        )
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
+    summaries = [match_summary(mid, [rec for rec, _ in store.records(mid)], mid) for mid in store.match_ids()]
+    text = render_html(standings(summaries, filters, include_invalid))
+    hashes = " ".join(
+        f"'sha256-{base64.b64encode(hashlib.sha256(css.encode()).digest()).decode()}'"
+        for css in re.findall(r"<style>(.*?)</style>", text, re.S)
+    )
+    from dominolog.web.app import CSP
+
+    csp = CSP.replace("style-src 'self'", f"style-src 'self' {hashes}")
+    return HTMLResponse(text, headers={"Content-Security-Policy": csp})
