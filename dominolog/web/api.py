@@ -142,7 +142,7 @@ WRITE_DOC = (
 async def create_match(request: Request, idempotency_key: Annotated[str | None, Header()] = None) -> Response:
     body = await request.body()
     app = web(request)
-    return await app.stores.run(lambda s: _write(app, s, request, None, body, None, idempotency_key))
+    return await app.stores.write(lambda s: _write(app, s, request, None, body, None, idempotency_key))
 
 
 @router.post(
@@ -156,7 +156,7 @@ async def append_events(
 ) -> Response:
     body = await request.body()
     app = web(request)
-    return await app.stores.run(lambda s: _write(app, s, request, match_id, body, seq, idempotency_key))
+    return await app.stores.write(lambda s: _write(app, s, request, match_id, body, seq, idempotency_key))
 
 
 def _write(
@@ -180,7 +180,7 @@ def _write(
         if before is not None:
             return Response(before[1], status_code=before[0], media_type="application/json")
     try:
-        answer = _answer(store, match_id, body, request.headers.get("content-type"), seq)
+        answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq)
     except BaseException:
         if key is not None:
             _give_back(store, token.id, key)
@@ -196,7 +196,9 @@ def _give_back(store: Store, token_id: str, key: str) -> None:
         store.release_key(token_id, key)
 
 
-def _answer(store: Store, match_id: str | None, body: bytes, content_type: str | None, seq: int | None) -> Answer:
+def _answer(
+    app: Web, store: Store, match_id: str | None, body: bytes, content_type: str | None, seq: int | None
+) -> Answer:
     try:
         kind = kind_of(content_type)
         lines = lines_of(body, kind)
@@ -205,16 +207,24 @@ def _answer(store: Store, match_id: str | None, body: bytes, content_type: str |
     if match_id is not None:
         if not lines:
             return Answer(422, {"error": "no event given"})
-        return append_lines(store, match_id, lines, kind, seq)
+        return _appended(app, match_id, lines, kind, seq)
     made = first_match(lines, kind)
     if isinstance(made, Answer):
         return made
     if store.has_match(made):
         head = store.fold_of(made).head
         return Answer(409, {"error": f"the match {made} exists already", "match": made, "head": head})
-    answer = append_lines(store, made, lines, kind, None)
+    answer = _appended(app, made, lines, kind, None)
     answer.body["match"] = made
     return answer
+
+
+def _appended(app: Web, match_id: str, lines: list[tuple[int, str]], kind: str, seq: int | None) -> Answer:
+    try:
+        return append_lines(app.stores.session(match_id), match_id, lines, kind, seq)
+    except BaseException:
+        app.stores.forget(match_id)
+        raise
 
 
 def answer_json(status: int, body: dict[str, Any]) -> JSONResponse:

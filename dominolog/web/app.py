@@ -55,7 +55,9 @@ class Web:
     rate: Rate = field(init=False)
 
     def __post_init__(self) -> None:
-        self.stores = Stores(self.target)
+        from dominolog.store.target import is_url
+
+        self.stores = Stores(self.target, one_writer=not is_url(self.target))
         self.poller = Poller(self.stores)
         self.rate = Rate(self.rate_per_second)
 

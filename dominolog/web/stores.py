@@ -12,23 +12,31 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, TypeVar
 
 import anyio.to_thread
 
 if TYPE_CHECKING:
+    from dominolog.recording.session import Session
     from dominolog.store import Store
 
 T = TypeVar("T")
 #: how often the poller looks for new events (seconds): a follower sees an event within this
 POLL_SECONDS = 0.2
+#: recording sessions a thread keeps (one a match it wrote to lately)
+KEPT_SESSIONS = 256
 
 
 class Stores:
     """One open store per thread, for the store ``target`` (a SQLite file or a PostgreSQL URL)."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, one_writer: bool = False) -> None:
         self.target = target
+        #: a SQLite file takes one writer at a time: every write runs on one thread of its own, in the
+        #: order they came (its store and sessions kept warm), rather than many threads taking turns in
+        #: SQLite's busy handler, whose growing sleeps make the unluckiest append wait long
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="dominolog-writer") if one_writer else None
         self._local = threading.local()
         self._all: list[Store] = []
         self._lock = threading.Lock()
@@ -44,11 +52,41 @@ class Stores:
                 self._all.append(store)
         return store
 
+    def session(self, match_id: str) -> Session:
+        """This thread's recording session on the match (``dominolog append``'s: no times stamped, the
+        recorder's checks), kept between requests so that each reads only the events stored since the
+        last, and brought up to what other writers stored first."""
+        from dominolog.recording.journal import StoreJournal
+        from dominolog.recording.session import Session
+
+        sessions: dict[str, Session] = self._local.__dict__.setdefault("sessions", {})
+        session = sessions.pop(match_id, None)
+        if session is None:
+            session = Session(StoreJournal(self.get(), match_id), now=None, check=True)
+        else:
+            session.refresh()
+        sessions[match_id] = session  # (the latest last)
+        if len(sessions) > KEPT_SESSIONS:
+            del sessions[next(iter(sessions))]
+        return session
+
+    def forget(self, match_id: str) -> None:
+        """Drop this thread's session on the match (after a failure: the next one starts afresh)."""
+        self._local.__dict__.get("sessions", {}).pop(match_id, None)
+
     async def run(self, work: Callable[[Store], T]) -> T:
         """``work(store)`` in a worker thread, with that thread's store."""
         return await anyio.to_thread.run_sync(lambda: work(self.get()))
 
+    async def write(self, work: Callable[[Store], T]) -> T:
+        """``work(store)`` for a write: on the one writer thread (SQLite), else as :meth:`run`."""
+        if self._writer is None:
+            return await self.run(work)
+        return await asyncio.get_running_loop().run_in_executor(self._writer, lambda: work(self.get()))
+
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.shutdown(wait=False, cancel_futures=True)
         with self._lock:
             for store in self._all:
                 with contextlib.suppress(Exception):  # a connection of a thread gone: nothing to keep

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from dominolog.store import Store
+    from dominolog.recording.session import Session
 
 JSON_TYPES = ("application/json",)
 LINES_TYPES = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-seq")
@@ -85,14 +85,13 @@ def first_match(lines: list[tuple[int, str]], kind: str) -> Answer | str:
     return begun.name
 
 
-def append_lines(store: Store, match_id: str, lines: list[tuple[int, str]], kind: str, seq: int | None) -> Answer:
-    """Append the lines to the match, each durable before the next, with the recorder's checks:
-    ``201`` every line stored; ``422`` a line refused (``409`` a seq another writer took), with the
-    seqs stored before it; the store failing raises its :class:`~dominolog.store.StoreError`."""
-    from dominolog.recording.journal import StoreJournal
-    from dominolog.recording.session import Entered, Session
+def append_lines(session: Session, match_id: str, lines: list[tuple[int, str]], kind: str, seq: int | None) -> Answer:
+    """Append the lines to the match through its recording session (``dominolog append``'s), each
+    durable before the next, with the recorder's checks: ``201`` every line stored; ``422`` a line
+    refused (``409`` a seq another writer took), with the seqs stored before it; the store failing
+    raises its :class:`~dominolog.store.StoreError`."""
+    from dominolog.recording.session import Entered
 
-    session = Session(StoreJournal(store, match_id), now=None, check=True)
     written: list[int] = []
     if not lines:
         return Answer(422, {"error": "no event given", "seqs": [], "head": session.head})

@@ -1,0 +1,260 @@
+"""Benchmark of ``dominolog serve`` (issue 26): appends over HTTP, the fan-out of live streams, the
+weight of the pages. Loopback only, bounded runs.
+
+Run as a script (it is not a test)::
+
+    python bench/bench_serve.py [--db PATH|postgresql://...] [--workers N] [--tables 50] [--events 20]
+                                [--followers 500] [--rounds 5]
+
+It starts the installed ``dominolog serve`` (the console script beside this Python) on a free loopback
+port, on a new SQLite store in a temp folder unless ``--db`` names one, with the rate limit raised out
+of the way, and measures:
+
+- appends: ``--tables`` simulated tables at once (one asyncio task and connection each), each posting
+  ``--events`` events one after the other (each durable before its answer): appends a second over the
+  wall time, and the latency of each (p50, p99);
+- fan-out: ``--followers`` Server-Sent Events streams spread over the tables' matches; ``--rounds``
+  times an event is appended to every match, and the time from each append's answer to the event
+  reaching every stream of its match is taken (p50, p99, max); and the server's resident memory with
+  every stream open;
+- the weight of ``/`` and ``/m/ID``: bytes of the page and of what it loads (its CSS and JS), and the
+  requests it makes that leave the server (none: everything is the server's own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+NOTE = '{"type":"note","text":"bench %d"}'
+START = '{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":"%s"}'
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def _rss_kib(pid: int) -> int:
+    """The resident memory of a process and its children (uvicorn's workers), KiB."""
+    total = 0
+    try:
+        pids = [
+            pid,
+            *(int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()),
+        ]
+    except OSError:
+        pids = [pid]
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+class Serve:
+    def __init__(self, db: str, workers: int, folder: Path) -> None:
+        script = shutil.which("dominolog", path=str(Path(sys.executable).parent))
+        if script is None:
+            sys.exit("the dominolog console script is not installed beside this Python: pip install .")
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.out = folder / "serve.out"
+        argv = [script, "serve", "--db", db, "--port", str(self.port), "--rate", "100000", "--workers", str(workers)]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DOMINOLOG_")}
+        with open(self.out, "wb") as fh:
+            self.proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/matches", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            self.stop()
+            sys.exit(f"serve did not start: {self.out.read_text()}")
+        said = self.out.read_text().splitlines()
+        token = next((line.rsplit(" ", 1)[-1] for line in said if line.startswith("the organiser's token")), None)
+        if token is None:
+            token = subprocess.run(
+                [script, "token", "create", "--organiser", "--db", db], capture_output=True, text=True, env=env
+            ).stdout.strip()
+        self.headers = {"Authorization": f"Bearer {token}"}
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+
+
+async def appends(s: Serve, ids: list[str], events: int) -> dict[str, float]:
+    latencies: list[float] = []
+    headers = {**s.headers, "Content-Type": "application/json"}
+
+    async def table(mid: str) -> None:
+        async with httpx.AsyncClient(base_url=s.url, timeout=30) as client:
+            for i in range(events):
+                t0 = time.perf_counter()
+                r = await client.post(f"/api/matches/{mid}/events", content=NOTE % i, headers=headers)
+                latencies.append(time.perf_counter() - t0)
+                if r.status_code != 201:
+                    raise RuntimeError(f"{mid}: {r.status_code} {r.text}")
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(table(mid) for mid in ids))
+    wall = time.perf_counter() - t0
+    return {
+        "appends": len(latencies),
+        "per_second": len(latencies) / wall,
+        "p50_ms": _pct(latencies, 50) * 1000,
+        "p99_ms": _pct(latencies, 99) * 1000,
+    }
+
+
+async def fan_out(s: Serve, ids: list[str], followers: int, rounds: int) -> dict[str, float]:
+    seen: dict[tuple[str, int], list[float]] = {}
+    ready = 0
+    limits = httpx.Limits(max_connections=followers + 10)
+
+    async def follow(client: httpx.AsyncClient, mid: str, stop: asyncio.Event) -> None:
+        nonlocal ready
+        async with client.stream("GET", f"/api/matches/{mid}/stream") as r:
+            ready += 1
+            async for line in r.aiter_lines():
+                if line.startswith("id: "):
+                    seen.setdefault((mid, int(line[4:])), []).append(time.perf_counter())
+                if stop.is_set():
+                    return
+
+    stop = asyncio.Event()
+    async with httpx.AsyncClient(base_url=s.url, timeout=httpx.Timeout(60), limits=limits) as client:
+        tasks = [asyncio.create_task(follow(client, ids[i % len(ids)], stop)) for i in range(followers)]
+        deadline = time.monotonic() + 60
+        while ready < followers and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        memory = _rss_kib(s.proc.pid)
+        per_match = {mid: sum(1 for i in range(followers) if ids[i % len(ids)] == mid) for mid in ids}
+        delays: list[float] = []
+        headers = {**s.headers, "Content-Type": "application/json"}
+        for n in range(rounds):
+            answered: dict[tuple[str, int], float] = {}
+
+            async def one(mid: str, n: int, answered: dict[tuple[str, int], float]) -> None:
+                r = await client.post(f"/api/matches/{mid}/events", content=NOTE % n, headers=headers)
+                answered[(mid, r.json()["seqs"][0])] = time.perf_counter()
+
+            await asyncio.gather(*(one(mid, n, answered) for mid in ids))
+            wait_until = time.monotonic() + 10
+            while time.monotonic() < wait_until and any(len(seen.get(k, [])) < per_match[k[0]] for k in answered):
+                await asyncio.sleep(0.01)
+            for k, at in answered.items():
+                got = seen.get(k, [])
+                if len(got) < per_match[k[0]]:
+                    raise RuntimeError(f"{k}: reached {len(got)} of {per_match[k[0]]} streams within 10 s")
+                delays.append(max(got) - at)
+            await asyncio.sleep(0.3)
+        stop.set()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "streams": followers,
+        "events": len(delays),
+        "p50_ms": _pct(delays, 50) * 1000,
+        "p99_ms": _pct(delays, 99) * 1000,
+        "max_ms": max(delays) * 1000 if delays else 0.0,
+        "memory_mib": memory / 1024,
+    }
+
+
+def weight(s: Serve, mid: str) -> list[tuple[str, int, int, int]]:
+    """(page, bytes with what it loads, requests, requests leaving the server)."""
+    import re
+
+    out = []
+    with httpx.Client(base_url=s.url, timeout=30) as client:
+        for path in ("/", f"/m/{mid}"):
+            page = client.get(path).text
+            loads = re.findall(r'(?:src|href)="([^"]+)"', page)
+            assets = [u for u in loads if u.startswith("/static/")]
+            leaving = [u for u in loads if u.startswith(("http:", "https:", "//"))]
+            size = len(page.encode()) + sum(len(client.get(u).content) for u in assets)
+            out.append((path, size, 1 + len(assets), len(leaving)))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", help="the store (default: a new SQLite file in a temp folder)")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--events", type=int, default=20)
+    ap.add_argument("--followers", type=int, default=500)
+    ap.add_argument("--rounds", type=int, default=5)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-serve-") as tmp:
+        folder = Path(tmp)
+        db = args.db or str(folder / "bench.db")
+        s = Serve(db, args.workers, folder)
+        try:
+            stamp = f"{time.time_ns() % 10**9}"
+            ids = [f"bench-{stamp}-{i}" for i in range(args.tables)]
+            for mid in ids:
+                r = httpx.post(
+                    f"{s.url}/api/matches",
+                    content=START % mid,
+                    headers={**s.headers, "Content-Type": "application/json"},
+                )
+                if r.status_code != 201:
+                    sys.exit(f"cannot create {mid}: {r.status_code} {r.text}")
+            kind = "PostgreSQL" if db.startswith("postgres") else "SQLite"
+            print(
+                f"dominolog serve: {kind}, {args.workers} worker(s); {platform.python_version()}, {os.cpu_count()} CPUs"
+            )
+            a = asyncio.run(appends(s, ids, args.events))
+            print(
+                f"appends: {args.tables} tables x {args.events} events = {a['appends']:.0f}, "
+                f"{a['per_second']:.0f} /s, p50 {a['p50_ms']:.1f} ms, p99 {a['p99_ms']:.1f} ms"
+            )
+            f = asyncio.run(fan_out(s, ids, args.followers, args.rounds))
+            print(
+                f"fan-out: {f['streams']:.0f} streams over {len(ids)} matches, {f['events']:.0f} events: "
+                f"answer to every follower p50 {f['p50_ms']:.0f} ms, p99 {f['p99_ms']:.0f} ms, "
+                f"max {f['max_ms']:.0f} ms; "
+                f"server memory {f['memory_mib']:.0f} MiB"
+            )
+            for path, size, requests, leaving in weight(s, ids[0]):
+                print(f"page {path}: {size / 1024:.1f} KiB with what it loads, {requests} requests, {leaving} leaving")
+        finally:
+            s.stop()
+
+
+if __name__ == "__main__":
+    main()
