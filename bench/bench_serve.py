@@ -168,6 +168,8 @@ async def fan_out(s: Serve, ids: list[str], followers: int, rounds: int) -> dict
 
             async def one(mid: str, n: int, answered: dict[tuple[str, int], float]) -> None:
                 r = await client.post(f"/api/matches/{mid}/events", content=NOTE % n, headers=headers)
+                if r.status_code != 201:
+                    raise RuntimeError(f"{mid}: {r.status_code} {r.text}")
                 answered[(mid, r.json()["seqs"][0])] = time.perf_counter()
 
             await asyncio.gather(*(one(mid, n, answered) for mid in ids))

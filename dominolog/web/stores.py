@@ -15,6 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, TypeVar
 
+import anyio
 import anyio.to_thread
 
 if TYPE_CHECKING:
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 #: how often the poller looks for new events (seconds): a follower sees an event within this
 POLL_SECONDS = 0.2
+#: threads that use the store at once (each has a connection of its own: a PostgreSQL server takes a
+#: hundred by default, shared by every worker and every other client)
+STORE_THREADS = 8
 #: recording sessions a thread keeps (one a match it wrote to lately)
 KEPT_SESSIONS = 256
 
@@ -40,6 +44,7 @@ class Stores:
         self._local = threading.local()
         self._all: list[Store] = []
         self._lock = threading.Lock()
+        self._limiter: anyio.CapacityLimiter | None = None
 
     def get(self) -> Store:
         store = getattr(self._local, "store", None)
@@ -76,7 +81,9 @@ class Stores:
 
     async def run(self, work: Callable[[Store], T]) -> T:
         """``work(store)`` in a worker thread, with that thread's store."""
-        return await anyio.to_thread.run_sync(lambda: work(self.get()))
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(STORE_THREADS)
+        return await anyio.to_thread.run_sync(lambda: work(self.get()), limiter=self._limiter)
 
     async def write(self, work: Callable[[Store], T]) -> T:
         """``work(store)`` for a write: on the one writer thread (SQLite), else as :meth:`run`."""
