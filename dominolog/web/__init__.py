@@ -4,9 +4,12 @@ report, the SVG picture of ``export --format svg``).
 
 - :mod:`~dominolog.web.app`: the app factory (FastAPI on Starlette), its middleware (body size,
   security headers) and error bodies;
-- :mod:`~dominolog.web.stores`: a store per worker thread, and the poller that wakes live streams;
+- :mod:`~dominolog.web.stores`: a store per worker thread (the writes to a SQLite file on one thread),
+  the recording sessions kept between requests, and the poller that wakes live streams;
 - :mod:`~dominolog.web.auth`: bearer tokens, roles, the rate of writes;
-- :mod:`~dominolog.web.api`: the HTTP API (``/api/...``);
+- :mod:`~dominolog.web.api`: the HTTP API (``/api/...``); :mod:`~dominolog.web.tokens_api`: the
+  organiser's tokens over HTTP;
 - :mod:`~dominolog.web.writing`: a write request as ``dominolog append`` does it;
-- :mod:`~dominolog.web.pages`: the server-rendered pages; ``static/``: their CSS and JS.
+- :mod:`~dominolog.web.pages`: the server-rendered pages (board, followed match, every table,
+  standings); ``static/``: their CSS and JS.
 """
