@@ -5,6 +5,7 @@ about needs to know of the hand (a :class:`Tracker`)."""
 from __future__ import annotations
 
 import weakref
+from bisect import bisect_right
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Protocol
@@ -143,6 +144,10 @@ class Shape:
     adj: dict[Tile, tuple[int, ...]]
     part: list[int]
     start: dict[Tile, int]
+    #: each connected part's pre-groups and tiles, by the part's id
+    parts: dict[int, tuple[list[int], list[Tile]]]
+    #: each pre-group's takers' exits, in order (how many are still in a hand at seq: a bisection)
+    exits: list[list[int]]
 
     @classmethod
     def of(cls, model: HandModel) -> Shape:
@@ -181,7 +186,14 @@ class Shape:
             for q in qs[1:]:
                 parent[root(q)] = root(qs[0])
         part = [root(q) for q in range(len(kinds))]
-        shape = cls(kinds, sizes, takers, adj, part, {t: of_slot[i] for t, i in model.match.items()})
+        parts: dict[int, tuple[list[int], list[Tile]]] = {}
+        for q in range(len(kinds)):
+            parts.setdefault(part[q], ([], []))[0].append(q)
+        for t in model.tiles:
+            parts[part[adj[t][0]]][1].append(t)
+        start = {t: of_slot[i] for t, i in model.match.items()}
+        exits = [sorted(model.exit[t] for t in ts) for ts in takers]
+        shape = cls(kinds, sizes, takers, adj, part, start, parts, exits)
         _SHAPES[model] = shape
         return shape
 
@@ -206,29 +218,50 @@ class Worlds:
     #: a world to start from: each tile's group in the model's matching
     start: dict[Tile, int]
     tracker: Tracker
+    #: each group's connected part (groups of different parts are independent)
+    part: list[int]
 
     @classmethod
     def of(cls, model: HandModel, player: str, seq: int, judge: Judge) -> Worlds:
         shape = Shape.of(model)
         exit = model.exit
-        kinds, takers = shape.kinds, shape.takers
-        # the pre-groups that put a tile in the hand: a slot of the player's, entered before seq
-        opens = [k.owner == player and k.entry < seq for k in kinds]
-        parts = {shape.part[q] for q, o in enumerate(opens) if o and any(exit[t] > seq for t in takers[q])}
+        kinds, takers, sizes = shape.kinds, shape.takers, shape.sizes
         group_of: dict[int, int] = {}
         keys: dict[tuple, int] = {}
         caps: list[int] = []
-        for q in range(len(kinds)):
-            if shape.part[q] not in parts:
+        part: list[int] = []
+        tiles: list[Tile] = []
+        # only the parts with a pre-group that puts a tile in the hand: the player's, entered
+        # before seq, taken by a tile still in hand at seq
+        exits = shape.exits
+        mine: set[int] = set()  # the pre-groups that put a tile still in hand at seq in the hand
+        for p, (qs, ts) in shape.parts.items():
+            # of each pre-group that is the player's and entered before seq: how many of its takers
+            # are still in a hand at seq (those whose exit is the latest)
+            opens = {
+                q: len(exits[q]) - bisect_right(exits[q], seq)
+                for q in qs
+                if kinds[q].owner == player and kinds[q].entry < seq
+            }
+            if not any(opens.values()):
                 continue
-            key = (tuple(exit[t] > seq for t in takers[q]) if opens[q] else None, takers[q])
-            g = keys.setdefault(key, len(caps))
-            if g == len(caps):
-                caps.append(0)
-            caps[g] += shape.sizes[q]
-            group_of[q] = g
-        tiles = [t for t in model.tiles if shape.part[shape.adj[t][0]] in parts]
-        adj = {t: tuple(sorted({group_of[q] for q in shape.adj[t]})) for t in tiles}
-        inside = {t: frozenset(group_of[q] for q in shape.adj[t] if opens[q] and exit[t] > seq) for t in tiles}
+            mine.update(opens)
+            for q in qs:
+                key = (opens.get(q, -1), takers[q])
+                g = keys.get(key)
+                if g is None:
+                    g = keys[key] = len(caps)
+                    caps.append(0)
+                    part.append(p)
+                caps[g] += sizes[q]
+                group_of[q] = g
+            tiles += ts
+        adj: dict[Tile, tuple[int, ...]] = {}
+        inside: dict[Tile, frozenset[int]] = {}
+        none: frozenset[int] = frozenset()
+        for t in tiles:
+            qs = shape.adj[t]
+            adj[t] = tuple(sorted({group_of[q] for q in qs}))
+            inside[t] = frozenset(group_of[q] for q in qs if q in mine) if exit[t] > seq else none
         start = {t: group_of[shape.start[t]] for t in tiles}
-        return cls(tiles, caps, adj, inside, start, tracker(judge))
+        return cls(sorted(tiles), caps, adj, inside, start, tracker(judge), part)

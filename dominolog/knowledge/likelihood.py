@@ -28,10 +28,15 @@ when its judge says so of a hand known exactly (``judge(H, H, len(H))``).
 (for "held a tile that fits": fits or not) are interchangeable too: a dynamic program places the
 tiles class by class, group by group, counting with binomial coefficients, over the states
 (capacities left, what the hand holds so far as far as the rule cares). A group no later class
-can take must be full, so the states stay few where the facts are nested, as a hand's are (a tile
-played at seq 30 took the deal or a draw before 30). The counts are exact integers. When the
-program would take more than ``budget`` steps (``BUDGET``: a step is one state carried over one
-choice), it stops and the share is estimated by sampling instead.
+can take must be full; two groups no later class tells apart are merged (``a`` places left in one
+and ``b`` in the other are ``a + b`` in one, in ``C(a + b, a)`` ways). So the states stay few
+where the facts are nested, as a hand's are (a tile played at seq 30 took the deal or a draw
+before 30, one played later also a later draw). Parts of the facts that cannot put a tile in the
+hand asked about multiply every count alike and are left out (:class:`~dominolog.knowledge.
+groups.Worlds`). The counts are exact integers. When the program would take more than ``budget``
+steps (``BUDGET``, 50,000: a step is one state carried over one choice, a few microseconds; the
+simulated logs of every variant need at most about 800), it stops and the share is estimated by
+sampling instead (``SAMPLES``, 1,000 worlds).
 
 **By sampling, otherwise.** Sequential importance sampling (Chen, Diaconis, Holmes and Liu,
 *Sequential Monte Carlo methods for statistical analysis of tables*, JASA 2005, for 0-1 tables and
@@ -62,7 +67,10 @@ from dominolog.state import Judge, Likelihood
 __all__ = ["BUDGET", "SAMPLES", "Budget", "Likelihood", "count", "likelihood"]
 
 #: the most steps the exact count may take (a step: one state carried over one choice)
-BUDGET = 200_000
+BUDGET = 50_000
+#: the bits of one group's capacity in a packed state (a hand has at most 28 tiles)
+BITS = 5
+MASK = (1 << BITS) - 1
 
 
 class Budget(Exception):
@@ -97,29 +105,21 @@ def classes(worlds: Worlds) -> list[tuple[int, tuple[int, ...], frozenset[int], 
     the facts together, and in it those taking fewer groups first (a hand's facts are nested: a
     tile played early took the deal or an early draw, one played later also a later draw)."""
     found: dict[tuple, int] = {}
+    role = worlds.tracker.role
+    adj, within = worlds.adj, worlds.inside
     for t in worlds.tiles:
-        inside = worlds.inside[t]
-        key = (worlds.adj[t], inside, worlds.tracker.role(t) if inside else None)
+        inside = within[t]
+        key = (adj[t], inside, role(t) if inside else None)
         found[key] = found.get(key, 0) + 1
-    parent = list(range(len(worlds.caps)))
-
-    def root(g: int) -> int:
-        while parent[g] != g:
-            parent[g] = parent[parent[g]]
-            g = parent[g]
-        return g
-
-    for groups, _, _ in found:
-        for g in groups[1:]:
-            parent[root(g)] = root(groups[0])
-    todo = [(m, groups, ins, role) for (groups, ins, role), m in found.items()]
-    todo.sort(key=lambda c: (root(c[1][0]), len(c[1]), c[1], sorted(c[2]), repr(c[3])))
+    todo = [(m, groups, ins, r) for (groups, ins, r), m in found.items()]
+    part = worlds.part
+    todo.sort(key=lambda c: (part[c[1][0]], len(c[1]), c[1]))  # ties: the tiles' order (any order counts alike)
     return todo
 
 
-def count(worlds: Worlds, budget: int = BUDGET) -> tuple[int, int]:
+def count(worlds: Worlds, budget: int = BUDGET, meter: list[int] | None = None) -> tuple[int, int]:
     """(worlds in which the rule is broken, all worlds), counted exactly; :class:`Budget` when that
-    takes more than ``budget`` steps."""
+    takes more than ``budget`` steps (``meter``: the steps taken are appended to it)."""
     tr = worlds.tracker
     order = [(m, list(groups), set(inside), role) for m, groups, inside, role in classes(worlds)]
     member: dict[int, int] = {}
@@ -127,49 +127,66 @@ def count(worlds: Worlds, budget: int = BUDGET) -> tuple[int, int]:
     #: supply[g][k]: the tiles of the k-th class and those after it that can take group g
     supply = [[0] * (len(order) + 1) for _ in worlds.caps]
     for i, (m, groups, inside, _) in enumerate(order):
+        bit = 1 << i
         for g in groups:
-            member[g] = member.get(g, 0) | 1 << i
-            within[g] = within.get(g, 0) | (1 << i if g in inside else 0)
+            member[g] = member.get(g, 0) | bit
+            if g in inside:
+                within[g] = within.get(g, 0) | bit
             supply[g][i] = m
     for row in supply:
         for i in range(len(order) - 1, -1, -1):
             row[i] += row[i + 1]
-    states: dict[tuple[tuple[int, ...], Hashable], int] = {(tuple(worlds.caps), tr.start): 1}
+    # a state: the capacities left, packed BITS bits a group (a hand has at most 28 tiles), and
+    # the rule's state; the number of ways to reach it
+    caps0 = sum(c << (BITS * g) for g, c in enumerate(worlds.caps))
+    states: dict[tuple[int, Hashable], int] = {(caps0, tr.start): 1}
     steps = 0
     comb, add = math.comb, tr.add
     for k, (m, groups, inside, role) in enumerate(order):
-        later = order[k + 1 :]
-        # the class's tiles, group by group: (capacities, rule state, tiles of the class left)
-        part: dict[tuple[tuple[int, ...], Hashable, int], int] = {(c, s, m): n for (c, s), n in states.items()}
-        for j, g in enumerate(groups):
-            last = j == len(groups) - 1
-            more = supply[g][k + 1]
-            counts = g in inside
-            nxt: dict[tuple[tuple[int, ...], Hashable, int], int] = {}
-            for (caps, state, rest), n in part.items():
-                cap = caps[g]
+        # the class's m tiles shared out over its groups, every way the capacities allow: the
+        # groups in turn, each taking between what later classes cannot fill and what is left
+        bounds = [(BITS * g, supply[g][k + 1], g in inside) for g in groups]
+        last = len(bounds) - 1
+        moved: dict[tuple[Hashable, int], Hashable] = {}
+        nxt: dict[tuple[int, Hashable], int] = {}
+        for (caps0, state0), n0 in states.items():
+            stack = [(0, caps0, state0, m, n0)]
+            while stack:
+                j, caps, state, rest, n = stack.pop()
+                shift, more, counts = bounds[j]
+                cap = (caps >> shift) & MASK
                 low = cap - more if cap > more else 0  # what later classes cannot fill, this one must
                 high = cap if cap < rest else rest
-                if last and rest > low:
+                if j == last:
+                    if rest < low or rest > high:
+                        continue
                     low = rest  # the class's last group takes the rest
-                if high < low:
+                elif high < low:
                     continue
                 steps += high - low + 1
                 if steps > budget:
                     raise Budget
-                head, tail = caps[:g], caps[g + 1 :]
                 for take in range(low, high + 1):
-                    key = (head + (cap - take,) + tail, add(state, role, take) if counts else state, rest - take)
-                    nxt[key] = nxt.get(key, 0) + n * comb(rest, take)
-            part = nxt
-        states = {}
-        for (caps, state, rest), n in part.items():
-            if rest == 0:
-                states[(caps, state)] = states.get((caps, state), 0) + n
-        states = _merge(states, later, member, within, k + 1)
+                    new_caps = caps - (take << shift)
+                    new_state = state
+                    if counts and take:
+                        new_state = moved.get((state, take), moved)
+                        if new_state is moved:
+                            new_state = moved[(state, take)] = add(state, role, take)
+                    ways = n * comb(rest, take) if take else n
+                    if j == last:
+                        key = (new_caps, new_state)
+                        nxt[key] = nxt.get(key, 0) + ways
+                    else:
+                        stack.append((j + 1, new_caps, new_state, rest - take, ways))
+        states = nxt
+        if k + 1 < len(order):
+            states = _merge(states, order, k + 1, member, within)
+    if meter is not None:
+        meter.append(steps)
     total = broken = 0
     for (caps, state), n in states.items():
-        if any(caps):
+        if caps:
             continue  # pragma: no cover - every group is filled by then (checked as it closes)
         total += n
         if tr.broken(state):
@@ -180,42 +197,42 @@ def count(worlds: Worlds, budget: int = BUDGET) -> tuple[int, int]:
 
 
 def _merge(
-    states: dict[tuple[tuple[int, ...], Hashable], int],
-    later: list[tuple[int, list[int], set[int], Hashable]],
+    states: dict[tuple[int, Hashable], int],
+    order: list[tuple[int, list[int], set[int], Hashable]],
+    shift: int,
     member: dict[int, int],
     within: dict[int, int],
-    shift: int,
-) -> dict[tuple[tuple[int, ...], Hashable], int]:
+) -> dict[tuple[int, Hashable], int]:
     """Merge the groups that the classes still to place no longer tell apart (each takes both or
     neither, and puts a tile of it in the hand in both or in neither): ``a`` places left in one and
     ``b`` in the other are then ``a + b`` places in one, in ``C(a + b, a)`` ways. So the states the
     count carries stay few where the facts are nested (every later class takes every group open).
     ``member[g]``, ``within[g]``: bit ``i`` for each class ``i`` that takes group ``g``, that puts
-    its tile in the hand there; the classes still to place are those from bit ``shift``. The merged
-    groups are taken out of ``later``'s classes."""
+    its tile in the hand there; the classes still to place are those of ``order`` from ``shift``
+    (and from bit ``shift``). The merged groups are taken out of those classes."""
     into: dict[tuple[int, int], int] = {}
     merged: dict[int, int] = {}
     for g, bits in member.items():
         rest = bits >> shift
         if not rest:
             continue
-        h = into.setdefault((rest, within[g] >> shift), g)
+        h = into.setdefault((rest, within.get(g, 0) >> shift), g)
         if h != g:
             merged[g] = h
     if not merged:
         return states
     for g in merged:
         del member[g]
-    out: dict[tuple[tuple[int, ...], Hashable], int] = {}
+    out: dict[tuple[int, Hashable], int] = {}
     for (caps, state), n in states.items():
-        c = list(caps)
         for g, h in merged.items():
-            n *= math.comb(c[h] + c[g], c[g])
-            c[h] += c[g]
-            c[g] = 0
-        key = (tuple(c), state)
+            a, b = (caps >> (BITS * g)) & MASK, (caps >> (BITS * h)) & MASK
+            if a:
+                n *= math.comb(a + b, a)
+                caps += (a << (BITS * h)) - (a << (BITS * g))
+        key = (caps, state)
         out[key] = out.get(key, 0) + n
-    for cls in later:
+    for cls in order[shift:]:
         cls[1][:] = [g for g in cls[1] if g not in merged]
         cls[2].difference_update(merged)
     return out

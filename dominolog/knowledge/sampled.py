@@ -14,7 +14,7 @@ from dominolog.state import Likelihood
 from dominolog.tiles import Tile
 
 #: how many worlds are sampled when the exact count would take more than its budget
-SAMPLES = 2_000
+SAMPLES = 1_000
 #: 95%: the normal quantile of the margin
 Z = 1.959963984540054
 
