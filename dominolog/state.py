@@ -66,6 +66,15 @@ def percent(share: float, floor: bool = True) -> str:
     return f"{100 - float(f'{100 - p:.2g}'):g}%"
 
 
+def hidden_line(hidden: int, least: float) -> str:
+    """What ``--min-likelihood`` left out: ``12 possible violations under 50% likely not shown
+    (--min-likelihood 0.5)``."""
+    return (
+        f"{hidden} possible violation{'s' * (hidden != 1)} under {percent(least)} likely not shown "
+        f"(--min-likelihood {least:g})"
+    )
+
+
 @dataclass(slots=True, frozen=True)
 class Issue:
     """A violation (or an unverified rule) at one event of a match; a possible violation may carry
