@@ -11,12 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dominolog.knowledge import NEVER, HandModel, Slot
-from dominolog.knowledge.groups import Worlds, tracker
+from dominolog.knowledge.groups import Shape, Worlds, relevant, tracker
 from dominolog.knowledge.likelihood import Budget, count, likelihood
+from dominolog.knowledge.nested import chain_count, chain_of
 from dominolog.knowledge.sampled import sample
+from dominolog.log.reader import iter_matches
+from dominolog.reducer import verify_match
+from dominolog.simulate import hide_match, simulate_match
 from dominolog.state import Judge, Likelihood
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants.judges import HoldsOne, HoldsPair, Opposite, judge_fit, judge_not, judge_pair
+from tests.helpers import to_bytes
 
 PLAYERS = ("Ana", "Ben")
 
@@ -208,3 +213,79 @@ def test_a_hand_by_hand() -> None:
     assert likelihood(model, "Ana", 7, judge_fit((1,))) == Likelihood(1.0, True)
     # "held two tiles, one with a 1 and another with a 3 or 4": 1-2 and 3-4 both dealt: 1 way of 3
     assert likelihood(model, "Ana", 3, judge_pair(1, 4)) == Likelihood(1 / 3, True)
+
+
+# -- the chain: a player's own tiles, all known, the draws unseen ------------------------------------
+
+
+def chain_model(rng: random.Random, n_tiles: int) -> HandModel:
+    """Ana's tiles only, all known: a deal (seq 1) and unseen draws; a tile played at seq e was dealt
+    or drawn before e; one never played, dealt or drawn at any of them. A world must exist: each
+    draw brings a tile played after it."""
+    tiles = rng.sample(DOUBLE_SIX, n_tiles)
+    k = rng.randint(0, n_tiles - 1)
+    seqs = sorted(rng.sample(range(2, 30), k))
+    slots = [Slot("Ana", 1)] * (n_tiles - k) + [Slot("Ana", s, s) for s in seqs]
+    exit: dict[Tile, int] = {}
+    for j, t in enumerate(tiles):  # tile j (of the first k) came at the j-th draw or later
+        exit[t] = NEVER if j >= k or rng.random() < 0.3 else rng.randint(seqs[j] + 1, 40)
+    edges = {t: [i for i, s in enumerate(slots) if s.entry < exit[t]] for t in tiles}
+    return HandModel(slots, edges, exit)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32), n_tiles=st.integers(2, 9))
+def test_the_chain_in_closed_form_is_the_share_of_every_perfect_matching(seed: int, n_tiles: int) -> None:
+    rng = random.Random(seed)
+    model = chain_model(rng, n_tiles)
+    assert model.feasible
+    seq, judge = rng.randint(2, 32), random_judge(rng)
+    shape = Shape.of(model)
+    parts = relevant(shape, "Ana", seq)
+    expected = brute(model, "Ana", seq, judge)
+    if len(parts) == 1:
+        chain = chain_of(shape, model, next(iter(parts)))
+        assert chain is not None  # the facts of one player's own hand are a chain
+        assert Fraction(*chain_count(chain, seq, tracker(judge))) == expected
+        assert Fraction(*count(Worlds.of(model, "Ana", seq, judge))) == expected
+    found = likelihood(model, "Ana", seq, judge)
+    assert found is not None and found.exact and found.share == float(expected)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "viewer"),
+    [("double-draw", 2, None), ("double-draw", 4, None), ("double-draw", 2, "Ana"), ("brettspielnetz", 2, None)],
+)
+def test_the_chain_and_the_general_count_agree_on_simulated_hidden_matches(
+    variant: str, players: int, viewer: str | None
+) -> None:
+    """Every possible violation of a few honest hidden matches: the closed form, where it applies,
+    gives the general count's share exactly."""
+    import dominolog.reducer.hands as hands
+
+    seen: list[tuple[HandModel, str, int, Judge]] = []
+
+    def keep(model: HandModel, player: str, seq: int, judge: Judge) -> Likelihood | None:
+        seen.append((model, player, seq, judge))
+        return likelihood(model, player, seq, judge)
+
+    names = ["Ana", "Ben", "Cleo", "Dev"][:players]
+    original = hands.likelihood
+    hands.likelihood = keep  # type: ignore[assignment]
+    try:
+        for k in range(3):
+            events = hide_match(simulate_match(variant, "chain", k, names), viewer)
+            (log,) = list(iter_matches("m.jsonl", to_bytes(events)))
+            verify_match(log)
+    finally:
+        hands.likelihood = original
+    chained = 0
+    for model, player, seq, judge in seen:
+        shape = Shape.of(model)
+        parts = relevant(shape, player, seq)
+        chain = chain_of(shape, model, next(iter(parts))) if len(parts) == 1 else None
+        general = Fraction(*count(Worlds.of(model, player, seq, judge)))
+        if chain is not None and chain.owner == player:
+            chained += 1
+            assert Fraction(*chain_count(chain, seq, tracker(judge))) == general
+    assert seen and chained >= len(seen) // 2

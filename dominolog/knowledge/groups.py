@@ -7,8 +7,8 @@ from __future__ import annotations
 import weakref
 from bisect import bisect_right
 from collections.abc import Hashable
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from dominolog.knowledge.model import HandModel, Slot
 from dominolog.state import Judge
@@ -148,6 +148,8 @@ class Shape:
     parts: dict[int, tuple[list[int], list[Tile]]]
     #: each pre-group's takers' exits, in order (how many are still in a hand at seq: a bisection)
     exits: list[list[int]]
+    #: each part as a chain of one player's deal and draws, or None (:mod:`dominolog.knowledge.nested`)
+    chains: dict[int, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, model: HandModel) -> Shape:
@@ -198,6 +200,23 @@ class Shape:
         return shape
 
 
+def relevant(shape: Shape, player: str, seq: int) -> dict[int, dict[int, int]]:
+    """The parts of the facts that can put a tile in ``player``'s hand just before ``seq``: for each,
+    its pre-groups that are the player's and entered before seq, with how many of their takers are
+    still in a hand at seq (those whose exit is the latest). The other parts leave the share as it is."""
+    kinds, exits = shape.kinds, shape.exits
+    out: dict[int, dict[int, int]] = {}
+    for p, (qs, _) in shape.parts.items():
+        opens = {
+            q: len(exits[q]) - bisect_right(exits[q], seq)
+            for q in qs
+            if kinds[q].owner == player and kinds[q].entry < seq
+        }
+        if any(opens.values()):
+            out[p] = opens
+    return out
+
+
 #: each model's :class:`Shape`, while the model lives (a hand's rules are asked of one model)
 _SHAPES: weakref.WeakKeyDictionary[HandModel, Shape] = weakref.WeakKeyDictionary()
 
@@ -225,7 +244,7 @@ class Worlds:
     def of(cls, model: HandModel, player: str, seq: int, judge: Judge) -> Worlds:
         shape = Shape.of(model)
         exit = model.exit
-        kinds, takers, sizes = shape.kinds, shape.takers, shape.sizes
+        takers, sizes = shape.takers, shape.sizes
         group_of: dict[int, int] = {}
         keys: dict[tuple, int] = {}
         caps: list[int] = []
@@ -233,18 +252,9 @@ class Worlds:
         tiles: list[Tile] = []
         # only the parts with a pre-group that puts a tile in the hand: the player's, entered
         # before seq, taken by a tile still in hand at seq
-        exits = shape.exits
         mine: set[int] = set()  # the pre-groups that put a tile still in hand at seq in the hand
-        for p, (qs, ts) in shape.parts.items():
-            # of each pre-group that is the player's and entered before seq: how many of its takers
-            # are still in a hand at seq (those whose exit is the latest)
-            opens = {
-                q: len(exits[q]) - bisect_right(exits[q], seq)
-                for q in qs
-                if kinds[q].owner == player and kinds[q].entry < seq
-            }
-            if not any(opens.values()):
-                continue
+        for p, opens in relevant(shape, player, seq).items():
+            qs, ts = shape.parts[p]
             mine.update(opens)
             for q in qs:
                 key = (opens.get(q, -1), takers[q])
@@ -264,4 +274,39 @@ class Worlds:
             adj[t] = tuple(sorted({group_of[q] for q in qs}))
             inside[t] = frozenset(group_of[q] for q in qs if q in mine) if exit[t] > seq else none
         start = {t: group_of[shape.start[t]] for t in tiles}
-        return cls(sorted(tiles), caps, adj, inside, start, tracker(judge), part)
+        worlds = cls(sorted(tiles), caps, adj, inside, start, tracker(judge), part)
+        worlds.drop_outsiders()
+        return worlds
+
+    def drop_outsiders(self) -> None:
+        """Leave out the tiles that no world puts in the hand asked about, when the other tiles do
+        not tell their places apart: the *outsiders* ``X`` (in a player's own hand: the tiles played
+        before seq) take ``|X|`` of the places ``S`` they can take; when every other tile can take
+        all of ``S`` or none of it, and is in the hand in all of it or in none, the others see ``S``
+        as one group of ``|S| - |X|`` places. Each world of the others is then as many worlds of the
+        hand (the ways to place ``X`` in ``S``, and the others' tiles in what is left of ``S``,
+        whatever the others' world), so the share stays as it is, and the count is smaller."""
+        adj, inside = self.adj, self.inside
+        out = [t for t in self.tiles if not inside[t]]
+        if not out:
+            return
+        places = {g for t in out for g in adj[t]}
+        rest = [t for t in self.tiles if inside[t]]
+        for t in rest:
+            seen = places.intersection(adj[t])
+            if seen and (seen != places or (inside[t] & places and not places <= inside[t])):
+                return  # another tile tells the places apart: keep them all
+        into = min(places)
+        self.caps[into] = sum(self.caps[g] for g in places) - len(out)
+        for g in places - {into}:
+            self.caps[g] = 0
+        for t in out:
+            del adj[t], inside[t], self.start[t]
+        for t in rest:
+            if places.intersection(adj[t]):
+                adj[t] = tuple(sorted({into if g in places else g for g in adj[t]}))
+                if places <= inside[t]:
+                    inside[t] = (inside[t] - places) | {into}
+            if self.start[t] in places:
+                self.start[t] = into
+        self.tiles = rest
