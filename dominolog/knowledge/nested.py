@@ -74,22 +74,27 @@ def _chain(shape: Shape, model: HandModel, part: int) -> Chain | None:
 def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
     """(ways the rule is broken, all ways) over the ways to fill the late draws (those from ``seq``
     on) with the tiles still in hand at ``seq``, one tile a draw (see the module's docstring)."""
-    alive = bisect_right(chain.exits, seq)  # the tiles from here on are still in hand at seq
+    exits = chain.exits
+    alive = bisect_right(exits, seq)  # the tiles from here on are still in hand at seq
     roles: dict[Hashable, int] = {}
     role_of: list[int] = []
     for t in chain.tiles[alive:]:
-        r = roles.setdefault(tracker.role(t), len(roles))
-        role_of.append(r)
+        role_of.append(roles.setdefault(tracker.role(t), len(roles)))
     names = list(roles)
+    held = [0] * len(names)
+    for r in role_of:
+        held[r] += 1
     late = chain.draws[bisect_right(chain.draws, seq - 1) :]
-    # the ways to have used so many tiles of each role, the late draws taken from the last back
+    # the ways to have used so many tiles of each role, the late draws taken from the last back;
+    # ``can``: by role, the tiles the draw at hand can have brought (those played after it)
     states: dict[tuple[int, ...], int] = {(0,) * len(names): 1}
+    can = [0] * len(names)
+    first = len(exits)
     for entry in reversed(late):
-        # the tiles a draw at ``entry`` can have brought: those played after it, by role
-        first = bisect_right(chain.exits, entry) - alive
-        can = [0] * len(names)
-        for r in role_of[first:]:
+        start = bisect_right(exits, entry)
+        for r in role_of[start - alive : first - alive]:
             can[r] += 1
+        first = start
         nxt: dict[tuple[int, ...], int] = {}
         for used, n in states.items():
             for r, k in enumerate(can):
@@ -98,14 +103,13 @@ def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
                     key = used[:r] + (used[r] + 1,) + used[r + 1 :]
                     nxt[key] = nxt.get(key, 0) + n * left
         states = nxt
-    held = [0] * len(names)
-    for r in role_of:
-        held[r] += 1
     broken = total = 0
+    add = tracker.add
     for used, n in states.items():
         state = tracker.start
         for r, role in enumerate(names):
-            state = tracker.add(state, role, held[r] - used[r])
+            if held[r] > used[r]:
+                state = add(state, role, held[r] - used[r])
         total += n
         if tracker.broken(state):
             broken += n
