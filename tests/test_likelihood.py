@@ -289,3 +289,14 @@ def test_the_chain_and_the_general_count_agree_on_simulated_hidden_matches(
             chained += 1
             assert Fraction(*chain_count(chain, seq, tracker(judge))) == general
     assert seen and chained >= len(seen) // 2
+
+
+def test_no_likelihood_past_a_play_set_aside() -> None:
+    """A play of Ana's set aside as a contradiction at seq 3 (``HandModel.unsure``): her hand after it
+    is open in a way the worlds do not count (a tile left it, which is not known): no share then."""
+    t12, t34 = Tile(1, 2), Tile(3, 4)
+    model = HandModel([Slot("Ana", 1), Slot("Ana", 5, 5)], {t: [0, 1] for t in (t12, t34)}, {t12: NEVER, t34: NEVER})
+    assert likelihood(model, "Ana", 4, judge_fit((1,))) == Likelihood(0.5, True)  # 1-2 dealt, or drawn at 5
+    model.unsure["Ana"] = 3
+    assert likelihood(model, "Ana", 3, judge_fit((1,))) == Likelihood(0.5, True)  # just before the play
+    assert likelihood(model, "Ana", 4, judge_fit((1,))) is None

@@ -94,8 +94,10 @@ def likelihood(
 ) -> Likelihood | None:
     """The share of the worlds of ``model`` in which ``judge``'s rule about ``player``'s hand just
     before ``seq`` is broken: counted when that takes at most ``budget`` steps, else estimated from
-    ``samples`` sampled worlds (see the module's docstring). None when the facts leave no world."""
-    if not model.feasible:
+    ``samples`` sampled worlds (see the module's docstring). None when the facts leave no world, or
+    when a play of the player's before ``seq`` was set aside as a contradiction (the worlds then do
+    not say which tile left the hand with it: :meth:`HandModel.is_unsure`)."""
+    if not model.feasible or model.is_unsure(player, seq - 1):
         return None
     shape = Shape.of(model)
     parts = relevant(shape, player, seq)
