@@ -13,16 +13,84 @@ WinnerValue = str | list[str] | None
 
 
 @dataclass(slots=True, frozen=True)
+class Likelihood:
+    """How likely a possible violation is: the ``share`` (0 to 1) of the worlds the log allows in
+    which the rule is broken (:mod:`dominolog.knowledge.likelihood` says which worlds, and how).
+
+    ``exact``: the worlds were counted; otherwise ``share`` is an estimate from ``samples`` sampled
+    worlds, within ``margin`` of the share with 95% confidence.
+    """
+
+    share: float
+    exact: bool
+    margin: float | None = None
+    samples: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """``{"share", "exact"}``, and ``"margin"`` and ``"samples"`` for an estimate (shares rounded
+        to 4 decimals)."""
+        d: dict[str, Any] = {"share": round(self.share, 4), "exact": self.exact}
+        if self.margin is not None:
+            d["margin"] = round(self.margin, 4)
+        if self.samples is not None:
+            d["samples"] = self.samples
+        return d
+
+    def clause(self, code: str) -> str:
+        """The likelihood in words, for a message: ``a renege in 42% of the hands the log allows``
+        (``a violation`` for another code)."""
+        what = "a renege" if code == "renege" else "a violation"
+        return f"{what} in {self.percent()} of the hands the log allows"
+
+    def percent(self) -> str:
+        """The share in words: ``42%``, ``0.3%``, ``about 42% (± 3%)`` for an estimate."""
+        text = percent(self.share)
+        if self.exact or self.margin is None:
+            return text
+        return f"about {text} (± {percent(self.margin, floor=False)})"
+
+
+def percent(share: float, floor: bool = True) -> str:
+    """A share as a percentage for a reader: whole percents from 1% to 99%, else two significant
+    digits (``0.37%``, ``99.6%``); with ``floor``, a share strictly between 0 and 1 never reads
+    0% or 100% (``under 0.01%``)."""
+    p = 100 * share
+    if floor and 0 < p < 0.01:
+        return "under 0.01%"
+    if floor and 99.99 < p < 100:
+        return "over 99.99%"
+    if 1 <= p <= 99 or p == 0 or p == 100:
+        return f"{p:.0f}%"
+    if p < 1:
+        return f"{float(f'{p:.2g}'):g}%"
+    return f"{100 - float(f'{100 - p:.2g}'):g}%"
+
+
+def hidden_line(hidden: int, least: float) -> str:
+    """What ``--min-likelihood`` left out: ``12 possible violations under 50% likely not shown
+    (--min-likelihood 0.5)``."""
+    return (
+        f"{hidden} possible violation{'s' * (hidden != 1)} under {percent(least)} likely not shown "
+        f"(--min-likelihood {least:g})"
+    )
+
+
+@dataclass(slots=True, frozen=True)
 class Issue:
-    """A violation (or an unverified rule) at one event of a match."""
+    """A violation (or an unverified rule) at one event of a match; a possible violation may carry
+    its :class:`Likelihood`."""
 
     seq: int
     line: int
     code: str
     message: str
+    likelihood: Likelihood | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "line": self.line, "code": self.code, "message": self.message}
+        d: dict[str, Any] = {"seq": self.seq, "line": self.line, "code": self.code, "message": self.message}
+        if self.likelihood is not None:
+            d["likelihood"] = self.likelihood.as_dict()
+        return d
 
 
 @dataclass(slots=True)

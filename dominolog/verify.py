@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import re
@@ -87,6 +88,15 @@ def file_reports(
     return out
 
 
+def above(r: MatchReport, least: float) -> tuple[MatchReport, int]:
+    """The report without its possible violations less likely than ``least`` (``verify
+    --min-likelihood``), and how many were left out. Violations, and unverified rules whose
+    likelihood is not known, stay."""
+    kept = [u for u in r.unverified if u.likelihood is None or u.likelihood.share >= least]
+    hidden = len(r.unverified) - len(kept)
+    return (dataclasses.replace(r, unverified=kept) if hidden else r), hidden
+
+
 def verify_document(reports: Iterable[MatchReport]) -> dict[str, Any]:
     return {"matches": [r.as_dict() for r in reports]}
 
@@ -95,9 +105,10 @@ def _indented(value: Any) -> str:
     """``json.dumps(value, indent=2, ensure_ascii=False)`` with the C1 controls escaped
     (:func:`~dominolog.jsontext.c1_escaped`), written by orjson when it can (several times faster, and
     without the pure-Python encoder's many small strings that made the memory of a long ``verify --json``
-    creep up); the standard library for what orjson refuses or writes otherwise (floats, a lone
-    surrogate, an integer beyond 64 bits). A property test holds them to the same text."""
-    if not _has_float(value):
+    creep up); the standard library for what orjson refuses or writes otherwise (a float orjson writes
+    otherwise, such as ``1e-05``; a lone surrogate, an integer beyond 64 bits). A property test holds
+    them to the same text."""
+    if not _odd_float(value):
         try:
             return c1_escaped(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8"))
         except (TypeError, orjson.JSONEncodeError):
@@ -105,13 +116,15 @@ def _indented(value: Any) -> str:
     return c1_escaped(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def _has_float(value: Any) -> bool:
+def _odd_float(value: Any) -> bool:
+    """Whether ``value`` holds a float that orjson writes otherwise than ``json`` (which writes
+    ``repr``): ``1e-05``, ``1e+16``, ``NaN``. A likelihood's share (``0.4231``) is not one."""
     if isinstance(value, float):
-        return True
+        return orjson.dumps(value) != repr(value).encode()
     if isinstance(value, dict):
-        return any(_has_float(v) for v in value.values())
+        return any(_odd_float(v) for v in value.values())
     if isinstance(value, list):
-        return any(_has_float(v) for v in value)
+        return any(_odd_float(v) for v in value)
     return False
 
 

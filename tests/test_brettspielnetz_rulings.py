@@ -20,6 +20,7 @@ import pytest
 from dominolog.log.reader import iter_matches
 from dominolog.reducer import verify_match
 from dominolog.simulate import hide_match, simulate_match
+from dominolog.state import Likelihood
 from dominolog.tiles import Tile
 from tests.helpers import codes, deal, fold, hand_end, pass_, play, rest, run, tiles, to_bytes
 
@@ -740,3 +741,21 @@ def test_simulated_match_before_2010_rule():
     report = _verify(events)
     assert report.valid and len(report.hands) == 4
     assert any(e["type"] == "draw" for e in events)
+
+
+def test_hidden_draw_how_likely_a_renege_by_hand():
+    """The stock-out recorded hidden, draws unseen, both hands revealed. Ben's 12 tiles: 4-4 was
+    dealt (played at seq 7, before his first draw); 0-4 (played at 15) was dealt or drawn at 12, 13
+    or 14; the 10 revealed were dealt or drawn anywhere. A world: 0-4's place, the 6 other dealt
+    tiles, the draws' order: 30,240 worlds with 0-4 dealt (C(10,5) x 5!), 15,120 with it drawn
+    (3 x C(10,6) x 4!): 45,360. At seq 12 (ends 4 and 3) Ben drew; he held a tile that fits unless
+    none of 0-4, 1-4 and 4-5 was dealt: 3 x C(8,6) x 4! = 2,016 worlds. A renege in 43,344 of
+    45,360 (43/45)."""
+    events = [stock_deal(hands=None), *unseen(STOCK_TURNS), *_reveals(STOCK_LEFT), hand_end(STOCK_POINTS, "Ana")]
+    report = bsn(events)
+    (at_12,) = [u for u in report.unverified if u.seq == 12]
+    assert at_12.likelihood == Likelihood(43 / 45, True)
+    assert at_12.message == (
+        "Ben draws; it turns on whether Ben held 0-4, 1-4, 4-5 then: a renege in 96% of the hands the log allows "
+        "(draws not seen leave open which tiles were held then)"
+    )

@@ -19,7 +19,7 @@ import pytest
 from dominolog.log.reader import iter_matches
 from dominolog.reducer import reduce_match
 from dominolog.simulate import hide_match, simulate_match
-from dominolog.state import MatchState
+from dominolog.state import Likelihood, MatchState
 from dominolog.tiles import DOUBLE_SIX, Tile, suit
 from dominolog.variants import VariantError
 from dominolog.variants.double_draw import DoubleDraw
@@ -837,8 +837,19 @@ def test_ruling_E3_unseen_draw_stays_unverified():
     report = dd(events, players=TWO)
     assert codes(report) == []
     assert [(u.seq, u.code) for u in report.unverified] == [(4, "renege"), (6, "renege")]
+    # How likely, by hand: the reveal leaves Ana's 8 tiles; a world is which 6 were dealt and which
+    # of the other two came at seq 4: 28 x 2 = 56 worlds, all equally likely. At seq 4 (ends 5 and
+    # 6) she had a pair only with 5-5 and 1-6 both dealt: 15 deals x 2 orders = 30 of 56 (15/28).
+    # At seq 6 (ends 1 and 2) she held all but the tile of that draw, any of the 8 alike: a pair
+    # (1-6 and 0-2) unless it was one of them, 6 of 8.
     assert report.unverified[0].message == (
-        "Ana draws; it turns on whether Ana held 1-6, 5-5 then (draws not seen leave open which tiles were held then)"
+        "Ana draws; it turns on whether Ana held 1-6, 5-5 then: a renege in 54% of the hands the log allows "
+        "(draws not seen leave open which tiles were held then)"
+    )
+    assert report.unverified[0].likelihood == Likelihood(15 / 28, True)
+    assert report.unverified[1].likelihood == Likelihood(6 / 8, True)
+    assert report.unverified[1].message.endswith(
+        ": a renege in 75% of the hands the log allows (draws not seen leave open which tiles were held then)"
     )
     assert report.hands[0].points == {"Ana": 0, "Ben": 40}  # 23 + 10 + 7
     # the same draws seen: the reveal gives back the deal, and both draws are clean

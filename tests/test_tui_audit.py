@@ -163,8 +163,8 @@ def test_pilot_v_visits_possible_violations_too() -> None:
         assert screen.seq == 18
         issues = plain(screen.query_one(IssueBar))
         assert issues == (
-            "? possible renege: Ana draws; it turns on whether Ana held 1-4, 3-6 then "
-            "(draws not seen leave open which tiles were held then)"
+            "? possible renege: Ana draws; it turns on whether Ana held 1-4, 3-6 then: a renege in 37% of the hands "
+            "the log allows (draws not seen leave open which tiles were held then)"
         )
         row = rows.texts[rows.cursor]
         assert row.plain.split()[:5] == ["18", "Ana", "draw", "(unseen)", "?"]
@@ -243,7 +243,7 @@ def test_pilot_audit_of_a_possible_renege_and_of_a_quiet_event() -> None:
         lines = app.screen.text.split("\n")
         k = lines.index("? possible · renege")
         assert lines[k + 1] == (
-            "  Ben passes; it turns on whether Ben held 0-5, 4-4 then "
+            "  Ben passes; it turns on whether Ben held 0-5, 4-4 then: a renege in 86% of the hands the log allows "
             "(draws not seen leave open which tiles were held then)"
         )
         assert "    1. Ben passed at seq 77 with the ends 0 and 4." in lines

@@ -16,11 +16,12 @@ from dominolog.audit.proof import possible_proof, renege_proof
 from dominolog.audit.rules import rules_with_text
 from dominolog.audit.scoring import scoring_steps
 from dominolog.knowledge import Before
+from dominolog.knowledge.likelihood import likelihood
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.picture import line_as_grid, svg_picture
 from dominolog.log.reader import MatchLog
 from dominolog.log.words import describe_record
-from dominolog.state import Issue
+from dominolog.state import Issue, percent
 from dominolog.variants import find_variant
 from dominolog.variants.judges import HoldsOne, decide
 
@@ -67,7 +68,11 @@ def check_expect(heads: dict[int, str], head: str, expect: str) -> dict[str, Any
     return {"given": expect, "ok": ok, "message": message}
 
 
-def _verdict(certain: int, possible: int, unsettled: int) -> dict[str, Any]:
+def _verdict(
+    certain: int, possible: int, unsettled: int, hidden: int | None = None, least: float | None = None
+) -> dict[str, Any]:
+    """The counts of a verdict and its text; ``hidden``: how many possible violations under the
+    likelihood ``least`` were left out (only when a threshold was given)."""
     parts = []
     if certain:
         parts.append(f"{certain} violation{'s' * (certain != 1)}")
@@ -75,10 +80,15 @@ def _verdict(certain: int, possible: int, unsettled: int) -> dict[str, Any]:
         parts.append(f"{possible} possible violation{'s' * (possible != 1)}")
     if unsettled:
         parts.append(f"{unsettled} point{'s' * (unsettled != 1)} that cannot be settled")
+    if hidden:
+        parts.append(f"{hidden} possible violation{'s' * (hidden != 1)} under {percent(least or 0)} likely not shown")
     text = ", ".join(parts) if parts else "valid"
     if not certain and parts:
         text = "valid as far as the log shows; " + text
-    return {"valid": not certain, "violations": certain, "possible": possible, "unsettled": unsettled, "text": text}
+    out = {"valid": not certain, "violations": certain, "possible": possible, "unsettled": unsettled, "text": text}
+    if hidden is not None:
+        out["hidden"] = hidden
+    return out
 
 
 def _tiles_in(message: str) -> list[str]:
@@ -114,13 +124,28 @@ def _finding(
             from dominolog.tiles import Tile
 
             proof = renege_proof(ha, audit, player, issue.seq, frozenset(Tile.parse(t) for t in tiles), None)
+    likely = None
+    if certainty == "possible" and judged is not None and ha is not None:
+        likely = issue.likelihood or likelihood(ha.facts, judged.check.player, judged.check.seq, judged.check.judge)
+        if likely is not None:
+            how = (
+                "counted exactly"
+                if likely.exact
+                else f"estimated from {likely.samples:,} sampled hands, within {percent(likely.margin or 0, False)} "
+                "with 95% confidence"
+            )
+            proof.insert(
+                max(0, len(proof) - 1),
+                f"Taking every hand the log allows as equally likely, the rule was broken in {percent(likely.share)} "
+                f"of them ({how}).",
+            )
     before: dict[str, Any] = {}
     if ha is not None and ha.facts.feasible and any(e.record.seq == issue.seq for e in ha.events):
         for p in ha.players:
             holds, may = ha.facts.knowledge(p, issue.seq - 1)
             count = ha.count(p, issue.seq - 1)
             before[p] = {"holds": sorted(map(str, holds)), "may_hold": sorted(map(str, may)), "count": count}
-    return {
+    out = {
         "seq": issue.seq,
         "line": issue.line,
         "code": issue.code,
@@ -131,6 +156,24 @@ def _finding(
         "tiles": tiles,
         "before": before,
     }
+    if likely is not None:
+        out["likelihood"] = likely.as_dict()
+    return out
+
+
+def _rank(finding: dict[str, Any]) -> tuple[int, int, float, int]:
+    """Violations first, then the possible ones, the most likely first (by their share of the hands
+    the log allows), then the points that cannot be settled; by seq where that leaves a tie."""
+    rank = {"certain": 0, "possible": 1, "unverifiable": 2}[finding["certainty"]]
+    likely = finding.get("likelihood")
+    return (rank, likely is None, -likely["share"] if likely else 0.0, finding["seq"])
+
+
+def _hidden(finding: dict[str, Any], least: float | None) -> bool:
+    """Whether ``--min-likelihood least`` leaves the finding out: a possible violation less likely
+    than that (a violation, or a finding whose likelihood is not known, is always shown)."""
+    likely = finding.get("likelihood")
+    return least is not None and finding["certainty"] == "possible" and likely is not None and likely["share"] < least
 
 
 def _player_at(audit: MatchAudit, seq: int) -> str | None:
@@ -172,10 +215,12 @@ def build_audit(
     expect: str | None = None,
     only_hand: int | None = None,
     audit: MatchAudit | None = None,
+    min_likelihood: float | None = None,
 ) -> dict[str, Any]:
     """The audit document of one match (``pictures``: each event's table as SVG, for HTML;
     ``expect``: a fingerprint ``FP[@SEQ]`` to check the chain against; ``only_hand``: that hand only;
-    ``audit``: the match's fold when the caller has it already (without pictures))."""
+    ``audit``: the match's fold when the caller has it already (without pictures); ``min_likelihood``:
+    leave out the possible violations less likely than that, and count them)."""
     if audit is None or pictures:
         audit = audit_match(log, pictures=pictures)
     report = audit.report
@@ -205,17 +250,21 @@ def build_audit(
         j = judged_of.get((issue.seq, issue.code))
         certainty = "possible" if j is not None and j.decision is not None and j.decision[0] is None else "unverifiable"
         findings.append((ha, _finding(issue, certainty, variant, ha, audit, j)))
-    rank = {"certain": 0, "possible": 1, "unverifiable": 2}
-    findings.sort(key=lambda x: (rank[x[1]["certainty"]], x[1]["seq"]))  # violations first
+    findings.sort(key=lambda x: _rank(x[1]))  # violations first, then the most likely
+    least = min_likelihood
+    hidden = [(h, f) for h, f in findings if _hidden(f, least)]
+    findings = [(h, f) for h, f in findings if not _hidden(f, least)]
 
-    def count(fs: list[dict[str, Any]]) -> dict[str, Any]:
-        return _verdict(*(sum(1 for f in fs if f["certainty"] == c) for c in ("certain", "possible", "unverifiable")))
+    def count(fs: list[dict[str, Any]], out: list[dict[str, Any]]) -> dict[str, Any]:
+        counts = (sum(1 for f in fs if f["certainty"] == c) for c in ("certain", "possible", "unverifiable"))
+        return _verdict(*counts, len(out) if least is not None else None, least)
 
     hands: list[dict[str, Any]] = []
     for ha in audit.hands:
         if only_hand is not None and ha.number != only_hand:
             continue
         own = [f for h, f in findings if h is ha]
+        own_hidden = [f for h, f in hidden if h is ha]
         events = [_event(v, ha, pictures, f"{title} hand {ha.number}") for v in ha.events]
         index = {e["seq"]: k for k, e in enumerate(events)}
         for k, f in enumerate(own):
@@ -241,7 +290,7 @@ def build_audit(
                 "deal_seq": ha.start.deal_seq,
                 "end_seq": ha.end_seq,
                 "leader": ha.start.leader,
-                "verdict": count(own),
+                "verdict": count(own, own_hidden),
                 "result": result,
                 "claim": scored.claim if scored is not None else None,
                 "scoring": steps,
@@ -272,7 +321,7 @@ def build_audit(
             for v in audit.events
             if v.record.event is not None and v.record.event.type == "note"
         ],
-        "verdict": count(all_findings),
+        "verdict": count(all_findings, [f for _, f in hidden]),
         "totals": dict(report.totals),
         "winner": report.winner,
         "complete": report.complete,
@@ -286,6 +335,8 @@ def build_audit(
         "findings": outside,
         "hands": hands,
     }
+    if least is not None:
+        doc["min_likelihood"] = least
     return doc
 
 

@@ -112,9 +112,17 @@ def _finding(f: Mapping[str, Any], hand: int | None, seqs: set[int]) -> str:
     )
     proof = "".join(f"<li>{esc(p)}</li>" for p in f.get("proof") or [])
     tiles = f"<div>Tiles: {_tiles(f['tiles'])}</div>" if f.get("tiles") else ""
+    likely = ""
+    if isinstance(f.get("likelihood"), Mapping) and isinstance(f["likelihood"].get("share"), int | float):
+        from dominolog.audit.text import likely_words
+
+        likely = (
+            '<span class="likely" title="a violation in this share of the hands the log allows">'
+            f"{esc(likely_words(f['likelihood']), 80)}</span>"
+        )
     return (
         f'<div class="finding {certainty}" data-seq="{esc(seq)}">'
-        f'<div class="head"><span class="badge {certainty}">{certainty}</span>'
+        f'<div class="head"><span class="badge {certainty}">{certainty}</span>{likely}'
         f"<code>{esc(f.get('code'), 80)}</code><span>{where}</span></div>"
         f'<div class="msg">{esc(f.get("message"))}</div>{rules}'
         + (f"<ol>{proof}</ol>" if proof else "")

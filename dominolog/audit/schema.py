@@ -33,6 +33,11 @@ def _verdict() -> dict[str, Any]:
             },
             "unsettled": {"type": "integer", "minimum": 0, "description": "Points hidden tiles keep open."},
             "text": {"type": "string"},
+            "hidden": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "With --min-likelihood only: the possible violations left out, less likely than that.",
+            },
         },
         "additionalProperties": False,
     }
@@ -59,6 +64,22 @@ FINDING = {
         "proof": _STR_LIST,
         "tiles": {**_TILES, "description": "The tiles that make it (or would make it) a violation."},
         "before": {**_KNOWLEDGE, "description": "What each player could hold just before, by the facts alone."},
+        "likelihood": {"$ref": "#/$defs/likelihood"},
+    },
+    "additionalProperties": False,
+}
+
+LIKELIHOOD = {
+    "type": "object",
+    "description": "A possible violation only: the share of the hands the log allows (all equally likely) in which "
+    "it is a violation (docs/audit.md). Counted exactly (`exact` true), or estimated from `samples` sampled hands, "
+    "within `margin` of the share with 95% confidence.",
+    "required": ["share", "exact"],
+    "properties": {
+        "share": {"type": "number", "minimum": 0, "maximum": 1},
+        "exact": {"type": "boolean"},
+        "margin": {"type": "number", "minimum": 0},
+        "samples": {"type": "integer", "minimum": 1},
     },
     "additionalProperties": False,
 }
@@ -220,7 +241,20 @@ def audit_schema(base_uri: str) -> dict[str, Any]:
             },
             "findings": {"type": "array", "items": {"$ref": "#/$defs/finding"}},
             "hands": {"type": "array", "items": {"$ref": "#/$defs/hand"}},
+            "min_likelihood": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1,
+                "description": "With --min-likelihood only: possible violations less likely than this are left out.",
+            },
         },
         "additionalProperties": False,
-        "$defs": {"verdict": _verdict(), "knowledge": _KNOWN, "finding": FINDING, "event": EVENT, "hand": HAND},
+        "$defs": {
+            "verdict": _verdict(),
+            "knowledge": _KNOWN,
+            "likelihood": LIKELIHOOD,
+            "finding": FINDING,
+            "event": EVENT,
+            "hand": HAND,
+        },
     }

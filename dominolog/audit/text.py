@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from dominolog.state import percent
 from dominolog.textsafe import shown
 
 WIDTH = 96
@@ -22,8 +23,18 @@ def _wrap(text: str, indent: str) -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=rest) or [indent]
 
 
+def likely_words(likely: dict[str, Any]) -> str:
+    """A finding's likelihood, short: ``54%``, or ``~54% ±3%`` for an estimate."""
+    share = percent(likely["share"])
+    if likely.get("exact", True) or likely.get("margin") is None:
+        return share
+    return f"~{share} ±{percent(likely['margin'], floor=False)}"
+
+
 def _finding(f: dict[str, Any]) -> list[str]:
     mark = {"certain": "VIOLATION", "possible": "POSSIBLE", "unverifiable": "UNSETTLED"}[f["certainty"]]
+    if f.get("likelihood"):
+        mark += f" {likely_words(f['likelihood'])}"
     out = _wrap(f"{mark} seq {f['seq']} (line {f['line']}), {f['code']}: {shown(f['message'], 2000)}", "  ")
     for rule in f["rules"]:
         out += _wrap(f"rule {rule['id']}: {shown(rule['text'], 2000)}", "    ")

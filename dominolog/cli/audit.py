@@ -11,6 +11,7 @@ from dominolog.cli.common import (
     MatchNumber,
     MatchStore,
     MatchTarget,
+    MinLikelihood,
     ReportFormat,
     ReportHand,
     ReportOut,
@@ -48,8 +49,10 @@ def audit(
             show_default=False,
         ),
     ] = None,
+    min_likelihood: MinLikelihood = None,
 ) -> None:
     """Settle a disputed match: the verdict, each violation and possible one with its rule and proof,
+    the most likely possible ones first (the share of the hands the log allows in which each is one),
     the scoring worked out, what each player could hold at every event, the chain. The HTML report also
     shows the match's analysis, when there is one (each decision's rank and points lost).
     Exit 0 valid, 1 violations, a fingerprint that does not match or an analysis not of this match,
@@ -73,7 +76,7 @@ def audit(
         from dominolog.cli.replay import analysis_or_fail
 
         review = analysis_or_fail(log, analysis, db, target if db is not None else None)
-    doc = build_audit(log, pictures=format == "html", expect=expect_head, only_hand=hand)
+    doc = build_audit(log, pictures=format == "html", expect=expect_head, only_hand=hand, min_likelihood=min_likelihood)
     if hand is not None and not doc["hands"]:
         fail(f"{where} has no hand {hand}")
     if format == "json":

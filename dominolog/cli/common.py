@@ -204,3 +204,17 @@ ReportFormat = Annotated[str, typer.Option("--format", help="text, json or html.
 ReportOut = Annotated[
     Path | None, typer.Option("--out", help="Write the report to this file instead of printing it.", metavar="PATH")
 ]
+#: ``--min-likelihood``: hide the possible violations less likely than this (verify, audit, replay)
+MinLikelihood = Annotated[
+    float | None,
+    typer.Option(
+        "--min-likelihood",
+        min=0.0,
+        max=1.0,
+        help="Hide the possible violations less likely than this share (0 to 1, e.g. 0.5): the share of the "
+        "hands the log allows in which the rule is broken. Violations, and rules whose likelihood is not known, "
+        "are always shown; how many were hidden is said. Default: show all.",
+        metavar="SHARE",
+        show_default=False,
+    ),
+]

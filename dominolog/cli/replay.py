@@ -13,6 +13,7 @@ from dominolog.cli.common import (
     MatchNumber,
     MatchStore,
     MatchTarget,
+    MinLikelihood,
     db_name,
     fail,
     match_id_or_fail,
@@ -110,6 +111,7 @@ def replay(
         ),
     ] = False,
     analysis: AnalysisFile = None,
+    min_likelihood: MinLikelihood = None,
 ) -> None:
     """Step through a match in the terminal: the table, the hands, the scores and every event,
     violations marked. With an analysis (kept in the store by `dominolog analyze --db`, or --analysis),
@@ -154,7 +156,15 @@ def replay(
     if not follow:
         analyses = _store_analyses(db) if db is not None and analysis is None else _file_analyses(review)
     app = ReplayApp(
-        log, title, at, follow=follower, matches=matches, current=current, analysis=review, analyses=analyses
+        log,
+        title,
+        at,
+        follow=follower,
+        matches=matches,
+        current=current,
+        analysis=review,
+        analyses=analyses,
+        min_likelihood=min_likelihood,
     )
     # the match's states are built and never freed while the app runs: keep the collector from
     # scanning them again and again (a full collection of 2,000 states is a visible pause)

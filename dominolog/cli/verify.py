@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dominolog.cli.common import DB_METAVAR, fail, match_id_or_fail, store_or_fail
+from dominolog.cli.common import DB_METAVAR, MinLikelihood, fail, match_id_or_fail, store_or_fail
 from dominolog.cli.progress import LateProgress
 from dominolog.textsafe import shown
 
@@ -73,6 +73,7 @@ def verify(
             show_default=False,
         ),
     ] = None,
+    min_likelihood: MinLikelihood = None,
 ) -> None:
     """Check every match: rules, scores, seq and hash chain. Exit 0 all valid, 1 any violation, 2 usage error."""
     if db is None and not paths:
@@ -86,17 +87,20 @@ def verify(
             parse_expect(expect_head)
         except ExpectError as exc:
             fail(shown(str(exc), 300))
+    from dominolog.state import hidden_line
     from dominolog.verify import batch_gc, document_chunks, report_lines
 
-    tally = _Tally()
+    tally = _Tally(min_likelihood)
     with batch_gc():
         checked = tally.count(_reports(paths or [], db, expect_head, bar=not quiet, jobs=jobs, dask=dask))
         if as_json:  # written a match at a time: no report is kept
-            for chunk in document_chunks(_as_dicts(checked)):
+            for chunk in document_chunks(_as_dicts(checked, min_likelihood is not None)):
                 typer.echo(chunk, nl=False)
             typer.echo("")
-        for r, expect in () if as_json else checked:
+        for r, expect, hidden in () if as_json else checked:
             lines = report_lines(r, verbose)
+            if hidden and min_likelihood is not None:
+                lines.append("  " + hidden_line(hidden, min_likelihood))
             if expect is not None:
                 lines.append(f"  fingerprint {'OK' if expect['ok'] else 'MISMATCH'}: {expect['message']}")
             for line in lines[1:] if quiet else lines:
@@ -106,32 +110,48 @@ def verify(
         summary = f"{tally.total} matches: {tally.valid} valid, {tally.total - tally.valid} invalid"
         if tally.unverified:
             summary += f"; {tally.unverified} rules unverified (hidden tiles)"
+        if tally.hidden and min_likelihood is not None:
+            summary += "; " + hidden_line(tally.hidden, min_likelihood)
         typer.echo(summary)
     if tally.valid != tally.total or tally.mismatched:
         raise typer.Exit(1)
 
 
 class _Tally:
-    """The counts of the summary and of the exit status, kept as the reports go by."""
+    """The counts of the summary and of the exit status, kept as the reports go by; with
+    ``--min-likelihood`` (``least``), each report without its possible violations less likely than
+    that, and how many were left out."""
 
-    def __init__(self) -> None:
-        self.total = self.valid = self.unverified = self.mismatched = 0
+    def __init__(self, least: float | None = None) -> None:
+        self.least = least
+        self.total = self.valid = self.unverified = self.mismatched = self.hidden = 0
 
     def count(
         self, reports: Iterator[tuple[MatchReport, dict[str, Any] | None]]
-    ) -> Iterator[tuple[MatchReport, dict[str, Any] | None]]:
+    ) -> Iterator[tuple[MatchReport, dict[str, Any] | None, int]]:
+        from dominolog.verify import above
+
         for r, expect in reports:
+            hidden = 0
+            if self.least is not None:
+                r, hidden = above(r, self.least)
             self.total += 1
             self.valid += r.valid
             self.unverified += len(r.unverified)
+            self.hidden += hidden
             self.mismatched += expect is not None and not expect["ok"]
-            yield r, expect
+            yield r, expect, hidden
 
 
-def _as_dicts(checked: Iterator[tuple[MatchReport, dict[str, Any] | None]]) -> Iterator[dict[str, Any]]:
-    """Each match as the JSON document has it (with ``expect`` when a fingerprint was checked)."""
-    for r, expect in checked:
+def _as_dicts(
+    checked: Iterator[tuple[MatchReport, dict[str, Any] | None, int]], hiding: bool
+) -> Iterator[dict[str, Any]]:
+    """Each match as the JSON document has it (with ``expect`` when a fingerprint was checked, and
+    ``unverified_hidden`` with ``--min-likelihood``)."""
+    for r, expect, hidden in checked:
         d = r.as_dict()
+        if hiding:
+            d["unverified_hidden"] = hidden
         if expect is not None:
             d["expect"] = expect
         yield d

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from dominolog.events import Deal, Event, HandEnd, MatchEnd, Reveal
 from dominolog.knowledge import NEVER, Before, HandModel, hand_model
+from dominolog.knowledge.likelihood import likelihood
 from dominolog.knowledge.worlds import end_fillings
 from dominolog.reducer.claims import check_claim, check_claim_names, fmt_points
 from dominolog.reducer.context import Ctx, Findings, QuietCtx
@@ -227,11 +228,15 @@ class HandLifecycle:
                     if not hand.holdings[check.player].unknown
                     else "tiles never revealed leave open which were held then"
                 )
+                likely = likelihood(model, check.player, check.seq, check.judge)
                 replace[id(issue)] = Issue(
                     issue.seq,
                     issue.line,
                     issue.code,
-                    f"{check.action}; it turns on whether {check.player} held {names(tiles)} then ({why})",
+                    f"{check.action}; it turns on whether {check.player} held {names(tiles)} then"
+                    + (f": {likely.clause(issue.code)}" if likely is not None else "")
+                    + f" ({why})",
+                    likely,
                 )
                 continue
             replace[id(issue)] = None

@@ -25,7 +25,8 @@ class ReplayApp(App[None]):
     match grows as another program records it (``replay --follow``); with ``matches``, the list of
     ``ctrl+o`` switches to another match of the file or the store (``current``: the key of this one).
     ``analysis``: the analysis of the match shown; ``analyses``: the analysis of a match opened from the
-    list (its key and log; None: it has none)."""
+    list (its key and log; None: it has none). ``min_likelihood``: the possible violations less likely
+    than that are not marked (``replay --min-likelihood``)."""
 
     CSS_PATH = "replay.tcss"
     TITLE = "dominolog replay"
@@ -41,14 +42,16 @@ class ReplayApp(App[None]):
         current: str | None = None,
         analysis: ShownReview | None = None,
         analyses: Callable[[str, MatchLog], ShownReview | None] | None = None,
+        min_likelihood: float | None = None,
     ) -> None:
         super().__init__()
+        self.min_likelihood = min_likelihood
         self.analysis = analysis
         self.analyses = analyses
         self.follow = follow
         self.matches = matches
         self.current_key = current
-        self.timeline = match if isinstance(match, Timeline) else Timeline(match)
+        self.timeline = match if isinstance(match, Timeline) else Timeline(match, min_likelihood)
         self.match_title = title or Path(self.timeline.log.source).name
         self.sub_title = shown(self.match_title)
         index = self.timeline.index_of(start_seq) if start_seq is not None else 0
@@ -88,7 +91,7 @@ class ReplayApp(App[None]):
                     severity="warning",
                     markup=False,
                 )
-        self.timeline = Timeline(log)
+        self.timeline = Timeline(log, self.min_likelihood)
         self.match_title = title
         self.sub_title = shown(title)
         self.current_key = key

@@ -27,7 +27,7 @@ def grown(timeline: Timeline, records: list[Record]) -> tuple[Timeline, list[int
     last = timeline.records[-1] if n else None
     if len(records) >= n and (last is None or (records[n - 1].seq, records[n - 1].data) == (last.seq, last.data)):
         return timeline, timeline.extend(records[n:])
-    return Timeline(MatchLog(timeline.log.source, timeline.log.line, records)), None
+    return Timeline(MatchLog(timeline.log.source, timeline.log.line, records), timeline.min_likelihood), None
 
 
 class Follower(Protocol):

@@ -108,8 +108,10 @@ def moves_with(variant: Variant, hand: HandState, player: str, tiles: Iterable[T
 class Knowing:
     """The audit of one match, and the lookups the viewer makes in it (see the module's docstring)."""
 
-    def __init__(self, log: MatchLog) -> None:
+    def __init__(self, log: MatchLog, min_likelihood: float | None = None) -> None:
         self.log = log
+        #: the audit document leaves out the possible violations less likely than this
+        self.min_likelihood = min_likelihood
         self.audit: MatchAudit | None
         try:
             self.audit = audit_match(log)
@@ -197,7 +199,7 @@ class Knowing:
             try:
                 from dominolog.audit.document import build_audit
 
-                self._document = build_audit(self.log, audit=self.audit)
+                self._document = build_audit(self.log, audit=self.audit, min_likelihood=self.min_likelihood)
             except Exception:
                 return None
         return self._document

@@ -24,7 +24,7 @@ from typing import Any
 from dominolog.log.reader import MatchLog, Record
 from dominolog.log.words import describe_record
 from dominolog.reducer import MatchReducer, MatchReport
-from dominolog.state import HandResult, HandState, Issue, WinnerValue
+from dominolog.state import HandResult, HandState, Issue, WinnerValue, hidden_line
 from dominolog.textsafe import cut, visible
 from dominolog.tiles import Tile
 from dominolog.tui.knowing import CERTAIN, Knowing, Known, Plays
@@ -75,10 +75,15 @@ class Later:
 
 
 class Timeline:
-    """Every state of one match, indexed by event (0 = the first record)."""
+    """Every state of one match, indexed by event (0 = the first record). ``min_likelihood``: the
+    possible violations less likely than that are not marked (``replay --min-likelihood``; counted
+    in :attr:`hidden`)."""
 
-    def __init__(self, log: MatchLog) -> None:
+    def __init__(self, log: MatchLog, min_likelihood: float | None = None) -> None:
         self.log = log
+        self.min_likelihood = min_likelihood
+        #: how many possible violations ``min_likelihood`` leaves unmarked
+        self.hidden = 0
         self.records: list[Record] = []
         self.seqs: list[int] = []
         self._index_of: dict[int, int] = {}
@@ -142,7 +147,12 @@ class Timeline:
         marks: dict[int, list[Mark]] = defaultdict(list)
         for v in self.report.violations:
             marks[v.seq].append(Mark("violation", v))
+        least = self.min_likelihood
+        self.hidden = 0
         for u in self.report.unverified:
+            if least is not None and u.likelihood is not None and u.likelihood.share < least:
+                self.hidden += 1
+                continue
             marks[u.seq].append(Mark("unverified", u))
         old, self.marks = self.marks, dict(marks)
         #: indexes of the events with a violation, in order
@@ -203,7 +213,7 @@ class Timeline:
         """The audit of the match as it stands (made once, when first asked)."""
         if self._knowing is None:
             log = MatchLog(self.log.source, self.log.line, list(self.records), self.log.orphan)
-            self._knowing = Knowing(log)
+            self._knowing = Knowing(log, self.min_likelihood)
         return self._knowing
 
     def certainty(self, mark: Mark) -> str:
@@ -215,6 +225,19 @@ class Timeline:
         if found is None:
             found = self._certainty[key] = self.knowing.certainty(mark.issue, False)
         return found
+
+    def hidden_at(self, index: int) -> str:
+        """What ``min_likelihood`` leaves unmarked at the event ``index``, in words ("" for nothing)."""
+        least = self.min_likelihood
+        if least is None:
+            return ""
+        seq = self.seqs[index]
+        n = sum(
+            1
+            for u in self.report.unverified
+            if u.seq == seq and u.likelihood is not None and u.likelihood.share < least
+        )
+        return hidden_line(n, least) if n else ""
 
     def findings_at(self, index: int) -> list[dict[str, Any]]:
         """The audit's findings at the event ``index`` (certainty, code, message, rules, proof)."""

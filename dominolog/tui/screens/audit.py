@@ -35,11 +35,12 @@ def _safe(value: object, limit: int = 2000) -> str:
 
 
 def paragraphs(
-    record: Record, findings: Sequence[Mapping[str, Any]], known: Mapping[str, Known] | None = None
+    record: Record, findings: Sequence[Mapping[str, Any]], known: Mapping[str, Known] | None = None, hidden: str = ""
 ) -> list[tuple[int, Text]]:
     """The explanation, as paragraphs each with its indent: the event, each finding (certainty,
     code, message, rules, proof, tiles), then each hidden hand as the whole log shows it after the
-    event. A paragraph's lines wrap at its indent."""
+    event. A paragraph's lines wrap at its indent. ``hidden``: what ``--min-likelihood`` left out
+    here, in words."""
     out: list[tuple[int, Text]] = []
     head = Text()
     head.append(f"seq {record.seq} (line {record.line}): ", style="bold")
@@ -47,7 +48,15 @@ def paragraphs(
     out.append((0, head))
     if not findings:
         out.append((0, Text("")))
-        out.append((0, Text("no finding at this event: the rules find nothing wrong here", style="dim")))
+        words = (
+            f"no finding shown at this event: {hidden}"
+            if hidden
+            else "no finding at this event: the rules find nothing wrong here"
+        )
+        out.append((0, Text(words, style="dim")))
+    elif hidden:
+        out.append((0, Text("")))
+        out.append((0, Text(f"also at this event: {hidden}", style="dim")))
     for f in findings:
         sign, words, style = CERTAINTY.get(str(f.get("certainty")), UNSETTLED)
         out.append((0, Text("")))
@@ -82,15 +91,17 @@ def paragraphs(
 
 
 def explanation(
-    record: Record, findings: Sequence[Mapping[str, Any]], known: Mapping[str, Known] | None = None
+    record: Record, findings: Sequence[Mapping[str, Any]], known: Mapping[str, Known] | None = None, hidden: str = ""
 ) -> Group:
     """:func:`paragraphs` drawn: each paragraph's lines wrap at its indent."""
-    return Group(*(Padding(text, (0, 0, 0, indent)) for indent, text in paragraphs(record, findings, known)))
+    return Group(*(Padding(text, (0, 0, 0, indent)) for indent, text in paragraphs(record, findings, known, hidden)))
 
 
-def plain(record: Record, findings: Sequence[Mapping[str, Any]], known: Mapping[str, Known] | None = None) -> str:
+def plain(
+    record: Record, findings: Sequence[Mapping[str, Any]], known: Mapping[str, Known] | None = None, hidden: str = ""
+) -> str:
     """:func:`paragraphs` as plain text, one line a paragraph (for tests)."""
-    return "\n".join(" " * indent + text.plain for indent, text in paragraphs(record, findings, known))
+    return "\n".join(" " * indent + text.plain for indent, text in paragraphs(record, findings, known, hidden))
 
 
 class AuditScreen(ModalScreen[None]):
@@ -107,22 +118,24 @@ class AuditScreen(ModalScreen[None]):
         record: Record,
         findings: Sequence[Mapping[str, Any]],
         known: Mapping[str, Known] | None = None,
+        hidden: str = "",
     ) -> None:
         super().__init__()
         self.record = record
         self.findings = list(findings)
         self.known = known
+        self.hidden = hidden
 
     def compose(self) -> ComposeResult:
         with Vertical(id="audit-box"):
             yield Label(f"the audit of seq {self.record.seq} (escape closes)", id="audit-title")
             with VerticalScroll(id="audit-scroll"):
-                yield Static(explanation(self.record, self.findings, self.known), id="audit-text")
+                yield Static(explanation(self.record, self.findings, self.known, self.hidden), id="audit-text")
 
     @property
     def text(self) -> str:
         """The explanation shown, as plain text, one line a paragraph (for tests)."""
-        return plain(self.record, self.findings, self.known)
+        return plain(self.record, self.findings, self.known, self.hidden)
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#audit-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)

@@ -17,7 +17,7 @@ from textual.widgets import Footer, HelpPanel
 
 from dominolog.analysis.shown import ShownReview
 from dominolog.layouts.grid import GridLayout
-from dominolog.state import WinnerValue
+from dominolog.state import WinnerValue, hidden_line, percent
 from dominolog.textsafe import shown_markup
 from dominolog.tiles import Tile
 from dominolog.tui.follow import Follower, grown
@@ -146,9 +146,13 @@ class ReplayScreen(Screen[None]):
         self.table.border_title = shown_markup(title) if title else "the match could not be read"
         self.events.border_title = shown_markup(self.match_title or Path(tl.log.source).name)
         report = tl.report
-        self.events.border_subtitle = (
-            f"{len(report.violations)} ✗  {len(report.unverified)} ?" if report.violations or report.unverified else ""
-        )
+        unsure = len(report.unverified) - tl.hidden
+        counts = f"{len(report.violations)} ✗  {unsure} ?" if report.violations or unsure else ""
+        if tl.hidden and tl.min_likelihood is not None:
+            counts += f"{'  ' if counts else ''}{tl.hidden} under {percent(tl.min_likelihood)} hidden"
+            if changed is None:
+                self.notify(hidden_line(tl.hidden, tl.min_likelihood), timeout=4)
+        self.events.border_subtitle = counts
         self.set_class(tl.variant is not None and isinstance(tl.variant.new_layout(), GridLayout), "-grid")
         review = self.analysis
         self.set_class(review is not None, "-analysed")
@@ -333,7 +337,7 @@ class ReplayScreen(Screen[None]):
         known = None
         if hand is not None and hand.hidden:
             known = tl.knowing.hands_at(tl.seqs[i], hand.number)
-        self.app.push_screen(AuditScreen(tl.records[i], tl.findings_at(i), known))
+        self.app.push_screen(AuditScreen(tl.records[i], tl.findings_at(i), known, tl.hidden_at(i)))
 
     def action_matches(self) -> None:
         """The matches of the file or the store: the one picked is shown (:meth:`load`)."""
