@@ -4,6 +4,8 @@ report, the SVG picture of ``export --format svg``).
 
 - :mod:`~dominolog.web.app`: the app factory (FastAPI on Starlette), its middleware (body size,
   security headers) and error bodies;
+- :mod:`~dominolog.web.shared`: what the routes share (:class:`~dominolog.web.shared.Web`: the
+  store, the poller, the rate) and the security headers;
 - :mod:`~dominolog.web.stores`: a store per worker thread (the writes to a SQLite file on one thread),
   the recording sessions kept between requests, and the poller that wakes live streams;
 - :mod:`~dominolog.web.auth`: bearer tokens, roles, the rate of writes;

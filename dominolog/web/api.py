@@ -26,7 +26,7 @@ from dominolog.web.writing import Answer, BadBody, append_lines, first_match, ki
 
 if TYPE_CHECKING:
     from dominolog.store import Store
-    from dominolog.web.app import Web
+    from dominolog.web.shared import Web
 
 router = APIRouter(prefix="/api")
 #: how long a stream stays quiet before a comment keeps it open (seconds)

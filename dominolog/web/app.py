@@ -16,7 +16,6 @@ import os
 import traceback
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -27,39 +26,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dominolog.web.auth import RATE, Rate
-from dominolog.web.stores import Poller, Stores
-
-#: the largest request body taken (bytes)
-MAX_BODY = 1 << 20
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
-SECURITY_HEADERS = [
-    (b"content-security-policy", CSP.encode()),
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
-]
-
-
-@dataclass
-class Web:
-    """What the routes share: the store (a connection per thread), the poller, the rate of writes."""
-
-    target: str
-    rate_per_second: int = RATE
-    stores: Stores = field(init=False)
-    poller: Poller = field(init=False)
-    rate: Rate = field(init=False)
-
-    def __post_init__(self) -> None:
-        from dominolog.store.target import is_url
-
-        self.stores = Stores(self.target, one_writer=not is_url(self.target))
-        self.poller = Poller(self.stores)
-        self.rate = Rate(self.rate_per_second)
+from dominolog.web.auth import RATE
+from dominolog.web.shared import MAX_BODY, SECURITY_HEADERS, Web
 
 
 class Guard:

@@ -239,7 +239,7 @@ def standings_page(
         f"'sha256-{base64.b64encode(hashlib.sha256(css.encode()).digest()).decode()}'"
         for css in re.findall(r"<style>(.*?)</style>", text, re.S)
     )
-    from dominolog.web.app import CSP
+    from dominolog.web.shared import CSP
 
     csp = CSP.replace("style-src 'self'", f"style-src 'self' {hashes}")
     return HTMLResponse(text, headers={"Content-Security-Policy": csp})

@@ -1,0 +1,42 @@
+"""What the server's parts share: its settings (the security headers, the largest body) and
+:class:`Web`, the store, the poller and the rate of writes every route reaches. The app
+(:mod:`dominolog.web.app`) builds it; the routes (:mod:`dominolog.web.api`, :mod:`dominolog.web.pages`)
+use it: so neither imports the other."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dominolog.web.auth import RATE, Rate
+from dominolog.web.stores import Poller, Stores
+
+#: the largest request body taken (bytes)
+MAX_BODY = 1 << 20
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+@dataclass
+class Web:
+    """What the routes share: the store (a connection per thread), the poller, the rate of writes."""
+
+    target: str
+    rate_per_second: int = RATE
+    stores: Stores = field(init=False)
+    poller: Poller = field(init=False)
+    rate: Rate = field(init=False)
+
+    def __post_init__(self) -> None:
+        from dominolog.store.target import is_url
+
+        self.stores = Stores(self.target, one_writer=not is_url(self.target))
+        self.poller = Poller(self.stores)
+        self.rate = Rate(self.rate_per_second)
