@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import Ran
+from tests.conftest import Ran, clean_env
 from tests.webserver import Server
 
 START = '{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":"%s"}'
@@ -324,6 +324,30 @@ def test_two_servers_on_one_postgres_database(pg_url: str, tmp_path: Path) -> No
         assert time.monotonic() - answered < 1.0
         assert got == [[(2, DEAL)]]
         assert post(second, "/api/matches/m1/events?seq=2", DEAL).status_code == 409  # one seq, one writer
+
+
+def test_postgres_tells_the_streams_of_a_commit_they_do_not_wait_for_a_poll(pg_url: str, tmp_path: Path) -> None:
+    """LISTEN/NOTIFY: with the poller's look set to once a minute, an event stored through one server,
+    and one stored by ``dominolog append`` (another process), still reach a stream of the other server
+    within 1 s: every commit that writes to a match notifies the servers listening."""
+    from tests.conftest import run_cli
+
+    slow = clean_env(DOMINOLOG_POLL_SECONDS="60")
+    with Server(pg_url, tmp_path, env=slow) as first, Server(pg_url, tmp_path, env=slow) as second:
+        second.organiser = first.organiser
+        begin(first)
+        got: list[list[tuple[int, str]]] = []
+        reader = threading.Thread(target=lambda: got.append(_sse(f"{second.url}/api/matches/m1/stream", {}, 2)))
+        reader.start()
+        time.sleep(1.0)
+        assert post(first, "/api/matches/m1/events", DEAL).status_code == 201
+        answered = time.monotonic()
+        time.sleep(0.1)
+        note = '{"type":"note","text":"from the command line"}'
+        assert run_cli("append", "m1", note, "--db", pg_url, cwd=tmp_path).code == 0
+        reader.join(15)
+        assert time.monotonic() - answered < 1.5
+        assert [seq for seq, _ in got[0]] == [2, 3]
 
 
 def test_killed_mid_append_a_retry_with_its_key_stores_each_event_once(tmp_path: Path) -> None:

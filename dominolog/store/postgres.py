@@ -42,6 +42,10 @@ def _text(value: Any) -> Any:
     return value.replace("\x00", "\ufffd") if isinstance(value, str) and "\x00" in value else value
 
 
+#: the channel a commit that wrote to a match notifies, with the match's id (LISTEN dominolog_events)
+NOTIFY_CHANNEL = "dominolog_events"
+
+
 class PostgresStore(Store):
     """A store in a PostgreSQL database. Use :func:`dominolog.store.open_store` with a URL."""
 
@@ -91,6 +95,9 @@ class PostgresStore(Store):
                     raise Busy(match_id)
             else:
                 self.conn.execute(key, (match_id,))
+            # what a writer of the match stores is told, at COMMIT (dropped on ROLLBACK), to every
+            # server listening (dominolog serve's live streams, whatever process wrote)
+            self.conn.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, match_id))
         except self._lock_errors:
             raise StoreError(
                 f"{self.path}: match {shown(match_id, 100)} is locked by another writer "

@@ -2,8 +2,9 @@
 
 A SQLite connection belongs to the thread that opened it: each worker thread opens the store once and
 keeps it (:class:`Stores`). The poller reads every match's head from the store's ``matches``
-projection (written in the same transaction as each event) a few times a second and wakes the streams
-waiting on a change, whichever process or command stored the event.
+projection (written in the same transaction as each event) and wakes the streams waiting on a change,
+whichever process or command stored the event: at each PostgreSQL notification of a commit
+(LISTEN/NOTIFY), or a few times a second from a SQLite file.
 """
 
 from __future__ import annotations
@@ -23,8 +24,23 @@ if TYPE_CHECKING:
     from dominolog.store import Store
 
 T = TypeVar("T")
-#: how often the poller looks for new events (seconds): a follower sees an event within this
+#: how often the poller looks for new events in a SQLite file (seconds): a follower sees an event within this
 POLL_SECONDS = 0.2
+#: how often it looks all the same when PostgreSQL tells it of each commit (LISTEN/NOTIFY)
+LISTENING_POLL_SECONDS = 2.0
+
+
+def poll_seconds(listens: bool) -> float:
+    """The poller's interval: ``DOMINOLOG_POLL_SECONDS`` when set (tests), else by the store's kind."""
+    import os
+
+    given = os.environ.get("DOMINOLOG_POLL_SECONDS")
+    if given:
+        with contextlib.suppress(ValueError):
+            return max(0.01, float(given))
+    return LISTENING_POLL_SECONDS if listens else POLL_SECONDS
+
+
 #: threads that use the store at once (each has a connection of its own: a PostgreSQL server takes a
 #: hundred by default, shared by every worker and every other client)
 STORE_THREADS = 8
@@ -107,27 +123,64 @@ def heads(store: Store) -> dict[str, str]:
 
 
 class Poller:
-    """Wakes whoever waits when any match's head changes (:meth:`wait`)."""
+    """Wakes whoever waits when any match's head changes (:meth:`wait`).
 
-    def __init__(self, stores: Stores, interval: float = POLL_SECONDS) -> None:
+    With a PostgreSQL store it listens (``LISTEN dominolog_events``): every commit that writes to a
+    match notifies it, whatever process wrote (another worker, another server, ``dominolog append``),
+    and the heads are read at once; the look every :data:`LISTENING_POLL_SECONDS` only makes up for a
+    connection lost. With a SQLite file it looks every :data:`POLL_SECONDS`."""
+
+    def __init__(self, stores: Stores, interval: float | None = None) -> None:
+        from dominolog.store.target import is_url
+
         self.stores = stores
-        self.interval = interval
+        self.listens = is_url(stores.target)
+        self.interval = interval if interval is not None else poll_seconds(self.listens)
         self.version = 0
         self.heads: dict[str, str] = {}
         self._changed = asyncio.Event()
+        self._kick = asyncio.Event()
+        self._stop = threading.Event()
 
     async def run(self) -> None:
-        while True:
+        if self.listens:
+            loop = asyncio.get_running_loop()
+            threading.Thread(target=self._listen, args=(loop,), name="dominolog-listen", daemon=True).start()
+        try:
+            while True:
+                try:
+                    now = await self.stores.run(heads)
+                except Exception:  # the database failed for a moment: the next look may see it back
+                    now = self.heads
+                if now != self.heads:
+                    self.heads = now
+                    self.version += 1
+                    changed, self._changed = self._changed, asyncio.Event()
+                    changed.set()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._kick.wait(), self.interval)
+                self._kick.clear()
+        finally:
+            self._stop.set()
+
+    def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """In a thread of its own: LISTEN, and kick the poll loop at each notification (reconnecting,
+        after a pause, when the connection is lost; until the poll loop ends)."""
+        import psycopg
+
+        from dominolog.store.postgres import NOTIFY_CHANNEL
+
+        while not self._stop.is_set():
             try:
-                now = await self.stores.run(heads)
-            except Exception:  # the database failed for a moment: the next look may see it back
-                now = self.heads
-            if now != self.heads:
-                self.heads = now
-                self.version += 1
-                changed, self._changed = self._changed, asyncio.Event()
-                changed.set()
-            await asyncio.sleep(self.interval)
+                with psycopg.connect(self.stores.target, autocommit=True, connect_timeout=10) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    loop.call_soon_threadsafe(self._kick.set)  # (what was written while not listening)
+                    while not self._stop.is_set():
+                        for _ in conn.notifies(timeout=1.0, stop_after=1):
+                            loop.call_soon_threadsafe(self._kick.set)
+            except (psycopg.Error, OSError, RuntimeError):
+                # (RuntimeError: the event loop closed as the server stopped)
+                self._stop.wait(1.0)
 
     async def wait(self, version: int, timeout: float) -> int:
         """The version once it is past ``version`` (at once if it is already), or after ``timeout``."""
