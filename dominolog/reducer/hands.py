@@ -34,6 +34,10 @@ class HandLifecycle:
     on_checks: ChecksHook | None
     #: the results the rules give over the ways to fill a hand's hidden tiles, while its end is judged
     outcomes: list[HandResult] | None
+    events: int
+    head: str
+    #: the open hand judged on its facts so far, for the records fed: ((events, head), the judgment)
+    _open_judged: tuple[tuple[int, str], tuple[list[Issue], list[Issue]] | None] | None = None
 
     def _apply_in_hand(self, ev: Event) -> None:
         raise NotImplementedError
@@ -92,7 +96,7 @@ class HandLifecycle:
         hand.settle()
         start = self._hand_start()
         model = hand_model(start, hand)
-        self._contradictions(model)
+        self.findings.violations.extend(self._contradiction_issues(model))
         if not hand.hands_known:
             fill_hands(model, hand)
         if model.contradictions or not hand.hands_known or any(t is None for _, _, t in hand.draws):
@@ -111,57 +115,90 @@ class HandLifecycle:
         start.unaccounted = set()
         self._refold(start)
 
-    def _contradictions(self, model: HandModel) -> None:
+    def _contradiction_issues(self, model: HandModel) -> list[Issue]:
         """Each fact of the hand set aside because it contradicts the others: a violation at its event,
         with the facts it contradicts (:func:`dominolog.knowledge.facts.kept_facts`)."""
         if not model.contradictions:
-            return
+            return []
         lines = {rec.seq: rec.line for rec, _ in self.history.records}
-        for c in model.contradictions:
-            self.findings.violations.append(Issue(c.seq, lines.get(c.seq, self.ctx.line), "contradiction", c.words()))
+        return [Issue(c.seq, lines.get(c.seq, self.ctx.line), "contradiction", c.words()) for c in model.contradictions]
 
     def open_findings(self) -> tuple[list[Issue], list[Issue]] | None:
         """The open hand (recorded with hidden tiles) judged on the facts so far, as a closed one is at
         its end: (violations to add, the unverified list to show), or None when nothing changes.
-        Nothing is kept: the hand goes on, and its end judges it again with everything."""
+        Nothing is kept in the findings: the hand goes on, and its end judges it again with everything.
+        The judgment is kept for the records fed (a recorder asks before and after each entry, and the
+        store's projection once more)."""
+        key = (self.events, self.head)
+        cached = self._open_judged
+        if cached is None or cached[0] != key:
+            cached = self._open_judged = (key, self._judge_open())
+        judged = cached[1]
+        return None if judged is None else (list(judged[0]), list(judged[1]))
+
+    def _judge_open(self) -> tuple[list[Issue], list[Issue]] | None:
         state, f = self.state, self.findings
         hand = state.hand if state is not None else None
         if hand is None or not hand.hidden or self.history.deal is None or not (f.pending or hand.tried):
             return None
         start = self._hand_start()
         model = hand_model(start, hand)
-        lines = {rec.seq: rec.line for rec, _ in self.history.records}
-        added = [
-            Issue(c.seq, lines.get(c.seq, self.ctx.line), "contradiction", c.words()) for c in model.contradictions
-        ]
-        replace: dict[int, Issue | None] = {}
-        for issue, check, decision in self.decide_pending(hand, start, model):
-            if decision is None:
-                continue
-            verdict, tiles = decision
-            if verdict is None:
-                replace[id(issue)] = Issue(
-                    issue.seq,
-                    issue.line,
-                    issue.code,
-                    f"{check.action}; it turns on whether {check.player} held {names(tiles)} then "
-                    "(the hand is not over: its facts so far leave it open)",
-                )
-                continue
-            replace[id(issue)] = None
-            if verdict:
-                added.append(
-                    Issue(
-                        issue.seq,
-                        issue.line,
-                        issue.code,
-                        f"{check.message} (shown by the log so far: {shown_by(check, tiles, model)})",
-                    )
-                )
+        added = self._contradiction_issues(model)
+        replace = self._judged(hand, model, self.decide_pending(hand, start, model), added, still_open=True)
         if not added and not replace:
             return None
         kept = (replace.get(id(u), u) for u in f.unverified)
         return added, [u for u in kept if u is not None]
+
+    def _judged(
+        self,
+        hand: HandState,
+        model: HandModel,
+        decided: list[tuple[Issue, PendingCheck, Decision | None]],
+        violations: list[Issue],
+        still_open: bool,
+    ) -> dict[int, Issue | None]:
+        """The verdicts of ``decided`` as findings: a rule broken in every world is added to
+        ``violations``; the hand's unverified entries, by identity, to replace (a rule open in some
+        worlds) or drop (kept or broken in every world). ``still_open``: the hand is not over (its
+        facts so far), else its end (the reveals in, and the likelihood of what stays open)."""
+        replace: dict[int, Issue | None] = {}
+        for issue, check, decision in decided:
+            if decision is None:
+                if not still_open:
+                    self._rejudge_by_bounds(hand, issue, check)
+                continue
+            verdict, tiles = decision
+            if verdict is None:
+                likely = None if still_open else likelihood(model, check.player, check.seq, check.judge)
+                if still_open:
+                    why = "the hand is not over: its facts so far leave it open"
+                elif not hand.holdings[check.player].unknown:
+                    why = "draws not seen leave open which tiles were held then"
+                else:
+                    why = "tiles never revealed leave open which were held then"
+                replace[id(issue)] = Issue(
+                    issue.seq,
+                    issue.line,
+                    issue.code,
+                    f"{check.action}; it turns on whether {check.player} held {names(tiles)} then"
+                    + (f": {likely.clause(issue.code)}" if likely is not None else "")
+                    + f" ({why})",
+                    likely,
+                )
+                continue
+            replace[id(issue)] = None
+            if verdict:
+                shown = "the log so far" if still_open else "the reveals"
+                violations.append(
+                    Issue(
+                        issue.seq,
+                        issue.line,
+                        issue.code,
+                        f"{check.message} (shown by {shown}: {shown_by(check, tiles, model)})",
+                    )
+                )
+        return replace
 
     def _hand_start(self) -> HandState:
         """The open hand's state right after its deal (its deal violations were reported then)."""
@@ -216,39 +253,7 @@ class HandLifecycle:
         if self.on_checks is not None:
             self.on_checks(hand, decided)
         #: the hand's unverified entries by identity: each is replaced, dropped or kept
-        replace: dict[int, Issue | None] = {}
-        for issue, check, decision in decided:
-            if decision is None:
-                self._rejudge_by_bounds(hand, issue, check)
-                continue
-            verdict, tiles = decision
-            if verdict is None:
-                why = (
-                    "draws not seen leave open which tiles were held then"
-                    if not hand.holdings[check.player].unknown
-                    else "tiles never revealed leave open which were held then"
-                )
-                likely = likelihood(model, check.player, check.seq, check.judge)
-                replace[id(issue)] = Issue(
-                    issue.seq,
-                    issue.line,
-                    issue.code,
-                    f"{check.action}; it turns on whether {check.player} held {names(tiles)} then"
-                    + (f": {likely.clause(issue.code)}" if likely is not None else "")
-                    + f" ({why})",
-                    likely,
-                )
-                continue
-            replace[id(issue)] = None
-            if verdict:
-                f.violations.append(
-                    Issue(
-                        issue.seq,
-                        issue.line,
-                        issue.code,
-                        f"{check.message} (shown by the reveals: {shown_by(check, tiles, model)})",
-                    )
-                )
+        replace = self._judged(hand, model, decided, f.violations, still_open=False)
         if replace:
             kept = (replace.get(id(u), u) for u in f.unverified)
             f.unverified[:] = [u for u in kept if u is not None]
