@@ -105,7 +105,7 @@ class Contradiction:
 class Skeleton:
     """A hand's slots and, for each tile, the slots its deal and draws leave it (no fact applied)."""
 
-    __slots__ = ("base", "placed", "placed_by", "slots")
+    __slots__ = ("base", "placed", "slots")
 
     def __init__(self, start: HandState, end: HandState) -> None:
         players = list(start.holdings)
@@ -145,12 +145,11 @@ class Skeleton:
                 base[t] = out
         self.slots = slots
         self.base = base
-        #: the seq each tile placed on the table left its hand (seen by everybody: no fact to set aside)
-        self.placed: dict[Tile, int] = {}
-        self.placed_by: dict[Tile, str] = {}
-        for pl in end.placements:
-            self.placed.setdefault(pl.tile, pl.seq)
-            self.placed_by.setdefault(pl.tile, pl.player)
+        #: the play that put each tile on the table: its seq is when the tile left its hand (seen by
+        #: everybody: never set aside); who laid it is a fact of its own (``laid``)
+        self.placed: dict[Tile, Fact] = {}
+        for f in laid_facts(end):
+            self.placed.setdefault(f.tile, f)
 
     def edges(self, facts: Iterable[Fact]) -> tuple[dict[Tile, list[int]], dict[Tile, int]]:
         """Each tile's slots under ``facts``, and the seq each tile left its hand (NEVER: not played)."""
@@ -168,7 +167,7 @@ class Skeleton:
         placed = self.placed
         for t in self.base:
             if t in placed:
-                exit[t] = placed[t]
+                exit[t] = placed[t].seq
             elif t in tried:
                 exit[t] = min(f.seq for f in tried[t])
             else:
@@ -179,20 +178,20 @@ class Skeleton:
             out = base
             f = laid.get(t)
             if f is not None:
-                out = [i for i in out if slots[i].owner == f.player and slots[i].entry < f.seq]
+                out = [i for i in out if held_before(slots[i], f)]
             for f in tried.get(t, ()):
                 if exit[t] < f.seq:
                     out = []
                     break
-                out = [i for i in out if slots[i].owner == f.player and slots[i].entry < f.seq]
+                out = [i for i in out if held_before(slots[i], f)]
             for f in reveals:
                 if t in f.tiles:
                     if exit[t] <= f.seq:
                         out = []
                         break
-                    out = [i for i in out if slots[i].owner == f.player and slots[i].entry < f.seq]
+                    out = [i for i in out if held_before(slots[i], f)]
                 elif exit[t] > f.seq:
-                    out = [i for i in out if not (slots[i].owner == f.player and slots[i].entry < f.seq)]
+                    out = [i for i in out if not held_before(slots[i], f)]
             edges[t] = out if out is not base else list(base)
         return edges, exit
 
@@ -205,9 +204,19 @@ class Skeleton:
         return HandModel(self.slots, edges, exit)
 
 
+def held_before(slot: Slot, f: Fact) -> bool:
+    """Whether a tile in ``slot`` was in the hand of ``f``'s player before ``f``'s event."""
+    return slot.owner == f.player and slot.entry < f.seq
+
+
+def laid_facts(end: HandState) -> list[Fact]:
+    """Who laid each tile placed on the table, in the order of play."""
+    return [Fact(LAID, pl.seq, pl.player, frozenset((pl.tile,))) for pl in end.placements]
+
+
 def hand_facts(end: HandState) -> list[Fact]:
     """The hand's facts (:class:`Fact`), most trusted first."""
-    out = [Fact(LAID, pl.seq, pl.player, frozenset((pl.tile,))) for pl in end.placements]
+    out = laid_facts(end)
     out += [Fact(TRIED, seq, p, frozenset((t,))) for seq, p, t in end.tried]
     out += [Fact(REVEALED, seq, p, tiles) for seq, p, tiles in end.reveals]
     out.sort(key=lambda f: (RANK[f.kind], f.seq))
@@ -237,11 +246,7 @@ def kept_facts(skeleton: Skeleton, facts: Sequence[Fact]) -> tuple[list[Fact], l
 def _on_table(skeleton: Skeleton, f: Fact) -> tuple[Fact, ...]:
     """The plays that put tiles of ``f`` on the table before it (what a fact alone contradicts)."""
     placed = skeleton.placed
-    return tuple(
-        Fact(LAID, placed[t], skeleton.placed_by[t], frozenset((t,)))
-        for t in sorted(f.tiles)
-        if placed.get(t, f.seq + 1) < f.seq
-    )
+    return tuple(placed[t] for t in sorted(f.tiles) if t in placed and placed[t].seq < f.seq)
 
 
 def _core(skeleton: Skeleton, kept: list[Fact], aside: Fact) -> list[Fact]:
