@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from typing import Any
 
 from dominolog.log.reader import iter_matches
@@ -78,3 +79,26 @@ def hand_end(points: dict[str, int] | None = None, winner: Any = ..., **kw: Any)
         e["winner"] = winner
     e.update(kw)
     return e
+
+
+class Tags(HTMLParser):
+    """Every start tag of a page with its attributes, and the text outside tags."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def parsed(page: str) -> Tags:
+    """The tags and text of an HTML page (:class:`Tags`)."""
+    tags = Tags()
+    tags.feed(page)
+    tags.close()
+    return tags

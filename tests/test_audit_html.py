@@ -16,6 +16,7 @@ from dominolog.audit.document import build_audit
 from dominolog.audit.html import render_html
 from dominolog.recording.notation import iter_matches_any
 from tests.audit_fixture import BEN, sample_doc
+from tests.helpers import parsed
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -40,28 +41,6 @@ def doc(request: pytest.FixtureRequest) -> dict[str, Any]:
     return build_audit(log, pictures=True)
 
 
-class _Tags(HTMLParser):
-    """Every start tag with its attributes, and the text outside tags."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-        self.text: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
-
-
-def _parse(page: str) -> _Tags:
-    parser = _Tags()
-    parser.feed(page)
-    parser.close()
-    return parser
-
-
 def _linked_findings(doc: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     """(hand number, finding) for every finding of a hand that points at one of the hand's events."""
     out = []
@@ -83,13 +62,13 @@ def test_every_string_from_the_log_is_escaped(sample: dict[str, Any]) -> None:
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)" in page
     assert page.count("<script") == 1, "only the report's own script"
     assert "<i>" not in page, "the match id's markup is escaped"
-    texts = "".join(_parse(page).text)
+    texts = "".join(parsed(page).text)
     assert BEN in texts.replace("\\x1b", "\x1b"), "the name reads as written"
 
 
 def test_nothing_is_loaded_from_a_network(doc: dict[str, Any]) -> None:
     page = render_html(doc)
-    for tag, attrs in _parse(page).tags:
+    for tag, attrs in parsed(page).tags:
         for name in ("src", "href", "xlink:href", "action", "poster", "data"):
             value = (attrs.get(name) or "").strip().lower()
             assert not value.startswith(("http:", "https:", "//", "ftp:")), f"<{tag} {name}={value!r}>"
@@ -101,7 +80,7 @@ def test_nothing_is_loaded_from_a_network(doc: dict[str, Any]) -> None:
 
 def test_ids_are_unique_and_every_event_and_finding_has_its_anchor(doc: dict[str, Any]) -> None:
     page = render_html(doc)
-    tags = _parse(page).tags
+    tags = parsed(page).tags
     ids = [a["id"] for _, a in tags if a.get("id")]
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
     assert {"current-seq", "current-hand", "verdict", "chain"} <= set(ids)
@@ -127,7 +106,7 @@ def test_ids_are_unique_and_every_event_and_finding_has_its_anchor(doc: dict[str
 def test_the_page_says_the_verdict_chain_notes_findings_and_scoring(sample: dict[str, Any]) -> None:
     doc = sample
     page = render_html(doc)
-    text = " ".join(_parse(page).text)
+    text = " ".join(parsed(page).text)
     assert doc["verdict"]["text"] in text
     assert doc["chain"]["head"] in text and doc["chain"]["fingerprint"] in text
     for hand in doc["hands"]:

@@ -184,17 +184,21 @@ def test_rule_a_play_yields_to_the_deal_shown() -> None:
 
 
 # -- a hand still being played -------------------------------------------------------------------
+#: a live Brettspielnetz hand: Ben draws one unseen tile at ends 5|6, then plays 1-5 and 3-6
+LIVE_DRAW: Events = [
+    {"type": "match_start", "variant": "brettspielnetz", "players": ["Ana", "Ben"], "id": "live"},
+    {"type": "deal", "leader": "Ben", "hands": None, "start_tile": "5-6"},
+    {"type": "draw", "player": "Ben"},
+    {"type": "play", "player": "Ben", "tile": "1-5", "end": "left"},
+    {"type": "play", "player": "Ana", "tile": "1-2", "end": "left"},
+    {"type": "play", "player": "Ben", "tile": "3-6", "end": "right"},
+]
+
+
 def test_an_open_hand_with_a_proven_renege_says_so() -> None:
     """Brettspielnetz: Ben draws one unseen tile at ends 5|6, then plays 1-5 and 3-6: one of them was in
     his hand when he drew (drawing while holding a legal play)."""
-    events = [
-        {"type": "match_start", "variant": "brettspielnetz", "players": ["Ana", "Ben"], "id": "live"},
-        {"type": "deal", "leader": "Ben", "hands": None, "start_tile": "5-6"},
-        {"type": "draw", "player": "Ben"},
-        {"type": "play", "player": "Ben", "tile": "1-5", "end": "left"},
-        {"type": "play", "player": "Ana", "tile": "1-2", "end": "left"},
-        {"type": "play", "player": "Ben", "tile": "3-6", "end": "right"},
-    ]
+    events = [dict(e) for e in LIVE_DRAW]
     report = report_of(events)
     assert found(report, "renege") == [
         (
@@ -353,14 +357,7 @@ def test_the_recorder_marks_a_renege_the_moment_a_play_proves_it(tmp_path: Any) 
     from dominolog.recording.journal import FileJournal
 
     journal = FileJournal(tmp_path / "live.jsonl")
-    events = [
-        {"type": "match_start", "variant": "brettspielnetz", "players": ["Ana", "Ben"], "id": "live"},
-        {"type": "deal", "leader": "Ben", "hands": None, "start_tile": "5-6"},
-        {"type": "draw", "player": "Ben"},
-        {"type": "play", "player": "Ben", "tile": "1-5", "end": "left"},
-        {"type": "play", "player": "Ana", "tile": "1-2", "end": "left"},
-        {"type": "play", "player": "Ben", "tile": "3-6", "end": "right"},
-    ]
+    events = [dict(e) for e in LIVE_DRAW]
     done = [journal.append(dump_line(e).encode()) for e in events]
     assert [d.seq for d in done] == [1, 2, 3, 4, 5, 6]
     assert [(u.seq, u.code) for u in done[2].unverified] == [(3, "renege")]

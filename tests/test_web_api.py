@@ -309,15 +309,22 @@ def test_no_stack_trace_in_an_answer(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert r.headers["x-content-type-options"] == "nosniff"
 
 
+def _following(server: Server, match_id: str, want: int) -> tuple[threading.Thread, list[list[tuple[int, str]]]]:
+    """A client following the match's stream on ``server`` in a thread of its own (for its first
+    ``want`` messages), its stream open once this returns; what it got is in the list once joined."""
+    got: list[list[tuple[int, str]]] = []
+    reader = threading.Thread(target=lambda: got.append(_sse(f"{server.url}/api/matches/{match_id}/stream", {}, want)))
+    reader.start()
+    time.sleep(1.0)
+    return reader, got
+
+
 def test_two_servers_on_one_postgres_database(pg_url: str, tmp_path: Path) -> None:
     """An event stored through one server (two workers) reaches a stream of the other within 1 s."""
     with Server(pg_url, tmp_path, "--workers", "2") as first, Server(pg_url, tmp_path) as second:
         second.organiser = first.organiser
         begin(first)
-        got: list[list[tuple[int, str]]] = []
-        reader = threading.Thread(target=lambda: got.append(_sse(f"{second.url}/api/matches/m1/stream", {}, 1)))
-        reader.start()
-        time.sleep(1.0)
+        reader, got = _following(second, "m1", 1)
         assert post(first, "/api/matches/m1/events", DEAL).status_code == 201
         answered = time.monotonic()
         reader.join(15)
@@ -336,10 +343,7 @@ def test_postgres_tells_the_streams_of_a_commit_they_do_not_wait_for_a_poll(pg_u
     with Server(pg_url, tmp_path, env=slow) as first, Server(pg_url, tmp_path, env=slow) as second:
         second.organiser = first.organiser
         begin(first)
-        got: list[list[tuple[int, str]]] = []
-        reader = threading.Thread(target=lambda: got.append(_sse(f"{second.url}/api/matches/m1/stream", {}, 2)))
-        reader.start()
-        time.sleep(1.0)
+        reader, got = _following(second, "m1", 2)
         assert post(first, "/api/matches/m1/events", DEAL).status_code == 201
         answered = time.monotonic()
         time.sleep(0.1)

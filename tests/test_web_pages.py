@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import Tags, parsed
 from tests.test_audit_html import _driver
 from tests.webserver import Server
 
@@ -24,25 +24,6 @@ HOSTILE = [
 ]
 MATCH = "m<i>1"
 DEAL = '{"type":"deal","leader":"%s","hands":null}'
-
-
-class Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-        self.text: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
-
-
-def parsed(page: str) -> Tags:
-    tags = Tags()
-    tags.feed(page)
-    return tags
 
 
 @pytest.fixture

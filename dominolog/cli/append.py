@@ -11,6 +11,7 @@ as ``import`` names a match without an id), JSON and notation alike.
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -116,7 +117,7 @@ def append(
             _say(f"{where}refused: {shown(_column_only(begun.refused), 2000)}")
             raise typer.Exit(1)
         match_id = begun.name
-    every = _chain(first, lines)
+    every = itertools.chain([first], lines)
     if file is not None:
         journal: Journal = _file_journal(file, match_id)
         _run(journal, match_id or journal.name, every, notation, seq, as_played, single, begun)
@@ -137,11 +138,6 @@ def _split(args: list[str], with_file: bool) -> tuple[str | None, str | None]:
     return only, None
 
 
-def _chain(first: Line, rest: Iterator[Line]) -> Iterator[Line]:
-    yield first
-    yield from rest
-
-
 def _given(event: str | None, notation: Notation) -> Iterator[Line]:
     """The lines to append: the EVENT argument, or standard input read a line at a time (each line is
     appended before the next is read). A notation header written over several lines (``export --format
@@ -153,8 +149,7 @@ def _given(event: str | None, notation: Notation) -> Iterator[Line]:
 def _stdin_lines() -> Iterator[Line]:
     """Standard input, a line at a time, as soon as each line has come: a line longer than the format
     allows is never held whole, and one that is not UTF-8 is given with the reason."""
-    from dominolog.log.reader import _lines as binary_lines
-    from dominolog.log.reader import long_line
+    from dominolog.log.reader import binary_lines, long_line
 
     for n, (data, length, digest) in enumerate(binary_lines(sys.stdin.buffer), 1):
         if digest is not None:

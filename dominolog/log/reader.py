@@ -224,7 +224,7 @@ def long_line(head: bytes, length: int, digest: bytes, lineno: int, seq: int) ->
     return Record(lineno, seq, head, error=error, raw_only=True, length=length, digest=digest, truncated=True)
 
 
-def _lines(fh: Any) -> Iterator[tuple[bytes, int, bytes | None]]:
+def binary_lines(fh: Any) -> Iterator[tuple[bytes, int, bytes | None]]:
     """The lines of a binary file as (bytes, length, digest): a line longer than MAX_LINE_BYTES is read
     in pieces and given as its first bytes, its length and its sha256, never held whole."""
     while True:
@@ -260,7 +260,7 @@ def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchL
         fh = None
     try:
         # Lines end at "\n" only (a stray "\r" stays in its line), from a file or from bytes alike.
-        lines = _lines(fh if fh is not None else io.BytesIO(data))
+        lines = binary_lines(fh if fh is not None else io.BytesIO(data))
         skipped: Record | None = None  # the record that stands for the lines past MAX_MATCH_EVENTS
         for lineno, (line, length, digest) in enumerate(lines, 1):
             if digest is not None:  # too long to read: a malformed line, whatever it holds

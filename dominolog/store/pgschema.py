@@ -205,6 +205,18 @@ def _names(conn: PgConnection) -> set[str]:
     return {r[0] for r in rows}
 
 
+def _roll_back_quietly(conn: PgConnection) -> None:
+    """End a schema change the database refused: it is left for a later opening (the store's tables
+    are what matters), so a failed ROLLBACK too is left to the connection's end."""
+    import psycopg
+
+    try:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    except psycopg.Error:
+        pass
+
+
 def _add_views(conn: PgConnection) -> None:
     """Give a store made before the views (:mod:`dominolog.store.pgviews`) the views it lacks, with their
     functions, in one short transaction, as SQLite's store gets them (:mod:`dominolog.store.opening`).
@@ -227,11 +239,7 @@ def _add_views(conn: PgConnection) -> None:
                     conn.execute(sql)
         conn.execute("COMMIT")
     except psycopg.Error:
-        try:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-        except psycopg.Error:
-            pass
+        _roll_back_quietly(conn)
 
 
 def _add_access(conn: PgConnection) -> None:
@@ -248,11 +256,7 @@ def _add_access(conn: PgConnection) -> None:
             conn.execute(sql)
         conn.execute("COMMIT")
     except psycopg.Error:
-        try:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-        except psycopg.Error:
-            pass
+        _roll_back_quietly(conn)
 
 
 def _create(conn: PgConnection) -> None:
