@@ -183,6 +183,29 @@ def test_rule_a_play_yields_to_the_deal_shown() -> None:
     assert holds == frozenset() and len(may) > 0
 
 
+def test_rule_a_play_of_the_start_tile_yields_to_the_deal() -> None:
+    """Brettspielnetz turns up a start tile: a play of it (not placed) cannot have come from a hand. It
+    is set aside, said against the deal, and the player's hand after it is left open (found by the
+    property test below: a play swapped for the start tile had left the real tile 'in' the hand)."""
+    events: Events = [
+        {"type": "match_start", "variant": "brettspielnetz", "players": ["Ana", "Ben"], "id": "start"},
+        {"type": "deal", "leader": "Ana", "hands": None, "start_tile": "5-6"},
+        {"type": "play", "player": "Ana", "tile": "5-6", "end": "left"},
+    ]
+    report = report_of(events)
+    assert (3, "5-6 is already on the table; not placed") in found(report, "illegal")
+    assert found(report, "contradiction") == [
+        (
+            3,
+            "Ana played 5-6 at seq 3 (not placed, but from Ana's hand), but 5-6 was on the table from the deal. "
+            "Set aside: Ana played 5-6 at seq 3 (not placed, but from Ana's hand) (a play the rules did not "
+            "place yields to the tiles placed); every other finding of the hand is judged without it",
+        )
+    ]
+    holds, may, _ = audit_match(log_of(numbered(events))).hands[0].knowledge("Ana", 3)
+    assert holds == frozenset() and len(may) == 27  # every tile but the start tile
+
+
 # -- a hand still being played -------------------------------------------------------------------
 #: a live Brettspielnetz hand: Ben draws one unseen tile at ends 5|6, then plays 1-5 and 3-6
 LIVE_DRAW: Events = [

@@ -76,6 +76,8 @@ class Contradiction:
     against: tuple[Fact, ...]
     #: the plays that had put tiles of ``aside`` on the table before it
     on_table: tuple[Fact, ...] = ()
+    #: tiles of ``aside`` on the table from the deal (a start tile)
+    from_deal: tuple[Tile, ...] = ()
 
     @property
     def seq(self) -> int:
@@ -87,7 +89,9 @@ class Contradiction:
         facts.sort(key=lambda f: f.seq)
         said = "; ".join(f.words() for f in facts)
         base = "the tiles each player was dealt and drew"
-        table = "; ".join(f.words() for f in self.on_table)
+        table = "; ".join(
+            [*(f.words() for f in self.on_table), *(f"{t} was on the table from the deal" for t in self.from_deal)]
+        )
         if table and not self.against:
             head = f"{self.aside.words()}, but {table}"
         elif not self.against:
@@ -105,7 +109,7 @@ class Contradiction:
 class Skeleton:
     """A hand's slots and, for each tile, the slots its deal and draws leave it (no fact applied)."""
 
-    __slots__ = ("base", "placed", "slots")
+    __slots__ = ("base", "on_board", "placed", "slots")
 
     def __init__(self, start: HandState, end: HandState) -> None:
         players = list(start.holdings)
@@ -128,7 +132,9 @@ class Skeleton:
         hidden_deals = [i for p in players if start.holdings[p].unknown for i in deal_slots[p]]
         bone = start.boneyard
         could_bone = set(bone.known) | (start.unaccounted if bone.unknown else set())
-        on_board = set(start.layout.on_board)
+        on_board = frozenset(start.layout.on_board)
+        #: the tiles on the table from the deal (a start tile): in no hand, so no fact can put one there
+        self.on_board = on_board
         base: dict[Tile, list[int]] = {}
         for t in DOUBLE_SIX:
             if t in on_board:
@@ -196,6 +202,9 @@ class Skeleton:
         return edges, exit
 
     def feasible(self, facts: Iterable[Fact]) -> bool:
+        facts = list(facts)
+        if any(f.tiles & self.on_board for f in facts):
+            return False  # a play or a reveal of a tile on the table since the deal
         edges, _ = self.edges(facts)
         return perfect_matching(sorted(edges), len(self.slots), edges) is not None
 
@@ -239,7 +248,14 @@ def kept_facts(skeleton: Skeleton, facts: Sequence[Fact]) -> tuple[list[Fact], l
             if skeleton.feasible([*kept, f]):
                 kept.append(f)
                 continue
-            out.append(Contradiction(f, tuple(_core(skeleton, kept, f)), _on_table(skeleton, f)))
+            out.append(
+                Contradiction(
+                    f,
+                    tuple(_core(skeleton, kept, f)),
+                    _on_table(skeleton, f),
+                    tuple(sorted(f.tiles & skeleton.on_board)),
+                )
+            )
     return kept, out
 
 
@@ -267,7 +283,7 @@ def hand_model(start: HandState, end: HandState) -> HandModel:
     skeleton = Skeleton(start, end)
     facts = hand_facts(end)
     model = skeleton.model(facts)
-    if model.feasible or not facts:
+    if not facts or (model.feasible and not any(f.tiles & skeleton.on_board for f in facts)):
         return model
     if not skeleton.feasible(()):
         return model  # the deal and the draws alone leave no world: nothing to set aside
