@@ -1,6 +1,7 @@
-"""What the recorder screen asks the table next, and what it makes of what is typed.
+"""What a recorder asks the table next, and what it makes of what is typed.
 
-Pure logic over a :class:`~dominolog.recording.session.Session`, no Textual:
+Pure logic over a :class:`~dominolog.recording.session.Session`, for every face of the recorder (the
+terminal screen, the phone page): they show these results and hold no rules of their own.
 
 - :func:`expect`: the prompt for the state of the match (a deal, a turn, the reveals, the
   rules' outcome of a hand, the next deal, the match end) and what an empty Enter does then
@@ -10,8 +11,8 @@ Pure logic over a :class:`~dominolog.recording.session.Session`, no Textual:
 - :func:`completions`: what Tab puts in the entry line;
 - :func:`reveal_event`: the tiles typed at a reveal prompt, as a reveal.
 
-Whatever else is typed is notation and is entered as it is (the screen calls
-``Session.enter``): a prompt never stands in the way of someone typing ahead.
+Whatever else is typed is notation and is entered as it is (:mod:`dominolog.recording.entry`): a
+prompt never stands in the way of someone typing ahead. Each result has an ``as_dict()`` (JSON).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominolog.log.notation import parse
+from dominolog.log.notation import Parsed, parse
 from dominolog.log.notation_write import format_event
 from dominolog.recording.session import Session, end_suffix
 from dominolog.state import HandResult, WinnerValue
@@ -71,6 +72,18 @@ class Prompt:
     legal: list[str] | None = None
     #: what an empty Enter does, in words (for the message line when it does nothing)
     hint: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The prompt as JSON: ``offer`` is the event an empty Enter (or the offer's button) writes."""
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "offer": dict(self.default) if self.default is not None else None,
+            "player": self.player,
+            "reveals": self.reveals,
+            "legal": list(self.legal) if self.legal is not None else None,
+            "hint": self.hint,
+        }
 
 
 @dataclass(slots=True)
@@ -239,13 +252,28 @@ class Choice:
         """``1 L  2 R``."""
         return "  ".join(f"{i + 1} {s}" for i, s in enumerate(self.suffixes[:9]))
 
+    def as_dict(self) -> dict[str, Any]:
+        """The choice as JSON: each place by its id (the ``end`` the play is written with: ``left``,
+        ``right``, or ``<tile>:<side>`` on a spinner's table such as ``6-6:N``), its suffix in the
+        notation and the entry it makes."""
+        return {
+            "text": self.text,
+            "tile": f"{self.tile[0]}-{self.tile[-1]}",
+            "places": [
+                {"id": place, "suffix": suffix, "entry": self.entry(i)}
+                for i, (place, suffix) in enumerate(zip(self.places, self.suffixes, strict=True))
+            ],
+        }
 
-def find_choice(session: Session, text: str) -> Choice | None:
+
+def find_choice(session: Session, text: str, parsed: Parsed | None = None) -> Choice | None:
     """The places of the tile when ``text`` is one play of one tile without a place and the tile fits
-    more than one place now; else None (the entry goes in as it is)."""
+    more than one place now; else None (the entry goes in as it is). ``parsed``: ``text`` as already
+    read (it is not read again)."""
     if "\n" in text:
         return None
-    parsed = parse(text)
+    if parsed is None:
+        parsed = parse(text)
     if parsed.errors or len(parsed.actions) != 1:
         return None
     action = parsed.actions[0]
