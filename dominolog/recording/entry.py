@@ -136,8 +136,7 @@ class Recorder:
         choice = self.drop()
         if choice is None or not 0 <= index < len(choice.places):
             return None
-        text = choice.entry(index)
-        return self._answer(self.session.enter(text))
+        return self._answer(self.session.enter(choice.entry(index), choice.picked(index)))
 
     def pick_place(self, place: str) -> Answer | None:
         """The place of the choice pending by its id (``left``, ``6-6:N``, ...)."""

@@ -18,10 +18,10 @@ prompt never stands in the way of someone typing ahead. Each result has an ``as_
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dominolog.log.notation import Parsed, parse
+from dominolog.log.notation import Action, Parsed, parse
 from dominolog.log.notation_write import format_event
 from dominolog.recording.session import Session, end_suffix
 from dominolog.state import HandResult, WinnerValue
@@ -230,6 +230,8 @@ class Choice:
     places: list[str]
     #: where the place's suffix goes in ``text`` (after the tile, before a time stamp)
     cut: int
+    #: the play as read from ``text`` (a place picked completes it: the text is not read again)
+    action: Action | None = None
 
     @property
     def suffixes(self) -> list[str]:
@@ -238,6 +240,17 @@ class Choice:
     def entry(self, index: int) -> str:
         """The entry with the place ``index`` (from 0): ``65`` becomes ``65L``."""
         return self.text[: self.cut] + self.suffixes[index] + self.text[self.cut :]
+
+    def picked(self, index: int) -> Parsed | None:
+        """The entry with the place ``index`` as read (the play with its ``end``), without reading its
+        text again; None when the play is not kept."""
+        action = self.action
+        if action is None:
+            return None
+        at = self.cut - (action.column - 1)
+        text = action.text[:at] + self.suffixes[index] + action.text[at:]
+        fields = {**action.fields, "end": self.places[index]}
+        return Parsed([replace(action, fields=fields, text=text)], [])
 
     def key_map(self) -> dict[str, int]:
         """The keys that pick a place: the digits, and ``l``/``r`` in a line game."""
@@ -290,7 +303,7 @@ def find_choice(session: Session, text: str, parsed: Parsed | None = None) -> Ch
     body = action.text
     if action.time is not None and "(" in body:
         body = body[: body.index("(")].rstrip()
-    return Choice(text, tile.replace("-", ""), places, start + len(body))
+    return Choice(text, tile.replace("-", ""), places, start + len(body), action)
 
 
 # -- Tab ---------------------------------------------------------------------------------------
