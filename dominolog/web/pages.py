@@ -5,10 +5,11 @@ page, fetching the page's live part again (``.../part``) when the stream says so
 - ``/``: the evening's board, every match: table, players, variant, hand, totals, whose turn,
   status, the time of its last event;
 - ``/m/{id}``: one match: the table as ``export --format svg`` draws it, the scores, the events
-  with the violations ``verify`` finds marked;
+  in words (as ``show`` says them) with the violations ``verify`` finds marked, links to its
+  results (:mod:`dominolog.web.results`);
 - ``/tables``: every table's picture and score at once (a projector);
-- ``/standings``: the page ``dominolog standings --format html`` writes (the same filters), made
-  afresh at each request.
+- ``/standings``: the page ``dominolog standings --format html`` writes (the same filters), its
+  ``<main>`` the live part (``/standings/part``), fetched again when any match moves.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ def _frame(title: str, body: str, stream: str, part: str) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title>"
         '<link rel="stylesheet" href="/static/web.css"><script src="/static/live.js" defer></script></head>'
-        f'<body><header><a href="/">dominolog</a> <span class="live-state" id="live-state"></span></header>'
+        f'<body><header><a href="/">dominolog</a> <nav><a href="/">board</a> <a href="/tables">tables</a> '
+        '<a href="/standings">standings</a></nav> <span class="live-state" id="live-state"></span></header>'
         f'<main id="live" data-stream="{esc(stream)}" data-part="{esc(part)}">{body}</main></body></html>\n'
     )
 
