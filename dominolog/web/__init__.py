@@ -13,5 +13,8 @@ report, the SVG picture of ``export --format svg``).
   organiser's tokens over HTTP;
 - :mod:`~dominolog.web.writing`: a write request as ``dominolog append`` does it;
 - :mod:`~dominolog.web.pages`: the server-rendered pages (board, followed match, every table,
-  standings); ``static/``: their CSS and JS.
+  standings); ``static/``: their CSS and JS;
+- :mod:`~dominolog.web.results`: what the commands write, served (score sheet, audit report,
+  analysis; ``/api/matches/{id}/audit``, ``/export``, ``/api/standings``);
+- :mod:`~dominolog.web.ids`: match ids in addresses (any id, ``/`` too, routed on the path as sent).
 """
