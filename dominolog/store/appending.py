@@ -72,6 +72,7 @@ class Appending:
     _taken_errors: tuple[type[BaseException], ...]
     _folds: dict[str, Fold]
     _starts: dict[str, Record]
+    _touched: list[set[str]]
 
     def _write(self) -> AbstractContextManager[None]:
         raise NotImplementedError
@@ -179,6 +180,7 @@ class Appending:
                         f"match {shown(match_id)}: seq {seq} was taken by another writer; nothing was written"
                     ) from None
                 fold.seq, fold.head = seq, chain
+                self._touched[-1].add(match_id)
                 self._project_fold(match_id, fold)
         except BaseException:
             if folding:  # whatever the fold holds now, the next append folds afresh (a seq taken before: kept)

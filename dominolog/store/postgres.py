@@ -82,6 +82,18 @@ class PostgresStore(Store):
         self._locked.clear()
         super()._rollback()
 
+    def _mark(self) -> Any:
+        return set(self._locked)
+
+    def _back_to(self, mark: Any) -> None:
+        # a lock taken after a savepoint is released when the transaction is rolled back to it
+        self._locked = set(mark)
+
+    def lock_key(self, token_id: str, key: str) -> None:
+        """Keep another request with the same Idempotency-Key waiting until this transaction ends
+        (then it finds this one's answer): a transaction-level advisory lock on the key."""
+        self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (f"{token_id}\n{key}",))
+
     def _lock_match(self, match_id: str) -> None:
         """A transaction-level advisory lock on the match (released at COMMIT or ROLLBACK), waited for
         (up to the lock timeout) unless this transaction holds others already: then :class:`Busy`."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -158,6 +158,9 @@ class Store(Appending, Analyses, Access):
         self._folds: dict[str, Fold] = {}
         #: each match's first event, as read (store.start_of)
         self._starts: dict[str, Record] = {}
+        #: the write transaction under way and its savepoints (none: no transaction), each with the
+        #: matches appended to in it
+        self._touched: list[set[str]] = []
 
     def close(self) -> None:
         self.conn.close()
@@ -200,17 +203,65 @@ class Store(Appending, Analyses, Access):
         """Why the database cannot hold this match id, or None."""
         return None
 
+    def _mark(self) -> Any:
+        """What a savepoint must give back if it is rolled back to (PostgreSQL: the matches locked)."""
+        return None
+
+    def _back_to(self, mark: Any) -> None:
+        """After a rollback to a savepoint: what the store holds of the transaction as at ``mark``."""
+
     @contextmanager
     def _write(self) -> Iterator[None]:
         """One write transaction: begun (with the write lock), committed when the block ends, rolled
-        back if it raises."""
+        back if it raises. Inside another one (:meth:`transaction`, a group commit), a savepoint: its
+        writes are undone if the block raises and kept, not yet committed, if it ends; the outermost
+        transaction commits them all at once."""
+        if self._touched:
+            yield from self._savepoint()
+            return
         self._begin()
+        self._touched.append(set())
         try:
             yield
             self._commit()
         except BaseException:
             self._rollback()
+            self._forget(self._touched[-1])
             raise
+        finally:
+            self._touched.clear()
+
+    def _savepoint(self) -> Iterator[None]:
+        name = f"w{len(self._touched)}"
+        mark = self._mark()
+        self.conn.execute(f"SAVEPOINT {name}")
+        self._touched.append(set())
+        try:
+            yield
+        except BaseException:
+            self._forget(self._touched.pop())
+            try:
+                self.conn.execute(f"ROLLBACK TO {name}")
+                self.conn.execute(f"RELEASE {name}")
+            except self.db_errors:  # the database failed: the error that came first tells (_rollback)
+                pass
+            self._back_to(mark)
+            raise
+        self.conn.execute(f"RELEASE {name}")
+        self._touched[-2].update(self._touched.pop())
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """A write transaction holding several writes (appends, an idempotent answer): all of them
+        committed at once when the block ends, none of them if it raises (inside another one: a
+        savepoint, undone if it raises, committed with the outer one)."""
+        return self._write()
+
+    def _forget(self, match_ids: set[str]) -> None:
+        """Writes undone: the folds and first events kept of the matches they appended to are no
+        longer the stored ones (the next append folds them afresh)."""
+        for match_id in match_ids:
+            self._folds.pop(match_id, None)
+            self._starts.pop(match_id, None)
 
     # -- reading -------------------------------------------------------------------
     def match_ids(self) -> list[str]:
