@@ -101,15 +101,17 @@ class PostgresStore(Store):
             return
         key = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
         try:
+            # what a writer of the match stores is told, at COMMIT (dropped on ROLLBACK), to every
+            # server listening (dominolog serve's live streams, whatever process wrote); with the
+            # lock, in one round trip
+            notify = "SELECT pg_notify(?, ?)"
             if self._locked:
                 key = "SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))"
                 if not self.conn.execute(key, (match_id,)).fetchone()[0]:
                     raise Busy(match_id)
+                self.conn.execute(notify, (NOTIFY_CHANNEL, match_id))
             else:
-                self.conn.execute(key, (match_id,))
-            # what a writer of the match stores is told, at COMMIT (dropped on ROLLBACK), to every
-            # server listening (dominolog serve's live streams, whatever process wrote)
-            self.conn.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, match_id))
+                self.conn.execute(f"{key}, pg_notify(?, ?)", (match_id, NOTIFY_CHANNEL, match_id))
         except self._lock_errors:
             raise StoreError(
                 f"{self.path}: match {shown(match_id, 100)} is locked by another writer "
