@@ -9,7 +9,8 @@
 - ``POST /api/matches/{id}/events`` (the match's table, or the organiser; ``404`` for a match not
   begun, whoever asks): events, each durable before
   the answer ``201 {"seqs": [...], "head": "..."}`` (:mod:`dominolog.web.writing`); ``?seq=N`` the
-  seq the first must get; ``Idempotency-Key``: a retry gets the first answer.
+  seq the first must get; ``Idempotency-Key``: a retry gets the first answer (kept in the transaction
+  of the events: both or neither).
 """
 
 from __future__ import annotations
