@@ -2,7 +2,9 @@
 
 Each append is one transaction (SQLite: WAL, ``synchronous=FULL``; PostgreSQL:
 ``synchronous_commit=on``, the match locked for it): when :meth:`Appending.append` returns, the
-event survives a crash. The store keeps each match it appended to folded
+event survives a crash. Inside a transaction of the caller's (``Store.transaction``: ``dominolog
+serve``'s requests and group commits) it is a savepoint, durable when that transaction commits.
+The store keeps each match it appended to folded
 (a :class:`~dominolog.reducer.MatchReducer` per match): an append folds only the new
 event and writes only what it changed in the projections, so its cost does not grow
 with the match. The fold is checked against the stored head first: when another writer
