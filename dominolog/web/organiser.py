@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Request
@@ -64,7 +65,7 @@ def organiser_part(store: Store) -> str:
         out.append(
             f"<tr><td>{esc(meta.get('table', ''))}</td><td>{esc(r['id'])}</td><td>{esc(meta.get('event', ''))}</td>"
             f"<td>{esc(_players(r['players']))}</td><td>{esc(r['status'])}</td>"
-            f'<td><button type="button" data-action="table-token" data-match="{esc(r["id"])}">new table token'
+            f'<td><button type="button" data-action="table-token" data-match="{html.escape(r["id"], quote=True)}">new table token'
             "</button></td></tr>"
         )
     out.append("</tbody></table>")
@@ -77,7 +78,11 @@ def organiser_part(store: Store) -> str:
     )
     for t in store.tokens():
         scope = t.match_id if t.role == "table" else (t.event or "every event") if t.role == "viewer" else "-"
-        button = f'<button type="button" data-action="revoke" data-id="{esc(t.id)}">revoke</button>' if t.active else ""
+        button = (
+            f'<button type="button" data-action="revoke" data-id="{html.escape(t.id, quote=True)}">revoke</button>'
+            if t.active
+            else ""
+        )
         out.append(
             f'<tr class="{"active" if t.active else "revoked"}"><td>{esc(t.id)}</td><td>{esc(t.who or "-")}</td>'
             f"<td>{esc(t.role)}</td><td>{esc(scope)}</td><td>{esc(t.created_at)}</td>"
