@@ -65,8 +65,8 @@ def organiser_part(store: Store) -> str:
         out.append(
             f"<tr><td>{esc(meta.get('table', ''))}</td><td>{esc(r['id'])}</td><td>{esc(meta.get('event', ''))}</td>"
             f"<td>{esc(_players(r['players']))}</td><td>{esc(r['status'])}</td>"
-            f'<td><button type="button" data-action="table-token" data-match="{html.escape(r["id"], quote=True)}">new table token'
-            "</button></td></tr>"
+            f'<td><button type="button" data-action="table-token" data-match="{html.escape(r["id"], quote=True)}">'
+            "new table token</button></td></tr>"
         )
     out.append("</tbody></table>")
     if not rows:
