@@ -3,7 +3,7 @@ table's recorder link, so that a phone joins the table by scanning it (``dominol
 the organiser's page through ``POST /api/cards``: both call :func:`make_cards` and :func:`cards_html`).
 
 Each card carries a NEW table token of its match (:mod:`dominolog.store.access`): the link is
-``URL m/ID/record#token=TOKEN`` (the match id percent-encoded; the token in the fragment, which a
+``http://HOST:PORT/m/ID/record#token=TOKEN`` (the match id percent-encoded; the token in the fragment, which a
 browser never sends to the server, so it is in no access log). The QR code is drawn by ``segno``
 (pure Python, maintained, no image library needed) as inline SVG; the page has an inline style
 sheet and no script, so it prints from a file as well as from the server.
