@@ -137,7 +137,7 @@ def cards(
     ] = None,
 ) -> None:
     """Print one card per table (a NEW table token each): its table, match, players, variant and a QR
-    code of its recorder link URL m/ID/record#token=TOKEN. Exit 0, 1 no such match, 2 a usage error."""
+    code of its recorder link URL/m/ID/record#token=TOKEN. Exit 0, 1 no such match, 2 a usage error."""
     from dominolog.club.cards import NoSuchMatch, cards_html, make_cards
 
     if not url.startswith(("http://", "https://")):
