@@ -378,3 +378,25 @@ def test_the_organiser_link_in_a_real_browser(club: Club, tmp_path: Path) -> Non
         assert driver.find_elements(By.ID, "tokens")
     finally:
         driver.quit()
+
+
+def test_a_private_event_on_postgres_across_two_workers(pg_url: str, tmp_path: Path, cli: Callable[..., Ran]) -> None:
+    """The private events and viewing keys are the store's: made by the command line, obeyed by every
+    worker of a server on PostgreSQL."""
+    with Server(pg_url, tmp_path, "--workers", "2") as s:
+        assert s.organiser is not None
+        for match_id in ("sec-1", "pub-1"):
+            assert (
+                s.client.post("/api/matches", content=_start(match_id), headers=_json(s.organiser)).status_code == 201
+            )
+        assert cli("token", "private", PRIVATE, "--db", pg_url).code == 0
+        key = cli("token", "create", "--viewer", "--event", PRIVATE, "--db", pg_url).out.strip()
+        for _ in range(4):  # (answered by either worker)
+            assert [m["id"] for m in s.client.get("/api/matches").json()["matches"]] == ["pub-1"]
+            assert s.client.get("/api/matches/sec-1").status_code == 404
+            assert s.client.get("/api/matches/sec-1", headers=_json(key)).status_code == 200
+            assert s.client.get(f"/m/sec-1?key={key}").status_code == 200
+        write = s.client.post("/api/matches/sec-1/events", content=DEAL % "Zelda Secret", headers=_json(key))
+        assert write.status_code == 403
+        assert cli("token", "public", PRIVATE, "--db", pg_url).code == 0
+        assert s.client.get("/api/matches/sec-1").status_code == 200
