@@ -170,9 +170,12 @@ LISTS = ["/api/matches", "/", "/part", "/tables", "/tables/part", "/standings?in
 
 
 def _get(s: Server, url: str, key: str | None, page: bool) -> tuple[int, str]:
-    if key is not None and page:
-        url += ("&" if "?" in url else "?") + "key=" + quote(key, safe="")
-    r = s.client.get(url, headers=_json(None if page else key))
+    """A page takes a viewing key as ?key= (its links and streams cannot set a header); a token that
+    writes goes in the header, on a page as in the API."""
+    in_url = page and key is not None and (key.startswith("y") or key in VIEWING)
+    if in_url:
+        url += ("&" if "?" in url else "?") + "key=" + quote(key or "", safe="")
+    r = s.client.get(url, headers=_json(None if in_url else key))
     return r.status_code, r.text
 
 
@@ -181,8 +184,13 @@ def _stream_status(s: Server, match_id: str, key: str | None) -> int:
         return r.status_code
 
 
+VIEWING: set[str] = set()
+
+
 def test_the_read_matrix_of_a_private_match(club: Club) -> None:
     s, org, keys = club.s, club.organiser, club.keys
+    VIEWING.clear()
+    VIEWING.update(keys[k] for k in ("viewer", "viewer_all", "viewer_other", "revoked_viewer"))
     who = {
         "no key": (None, 404),
         "wrong key": ("y" * 43, 401),
@@ -209,6 +217,10 @@ def test_the_read_matrix_of_a_private_match(club: Club) -> None:
             got[name, url] = (code, shown)
             want[name, url] = (401, False) if status == 401 else (200, status == 200)
     assert got == want
+    # a token that writes never goes in an address
+    for token in (org, keys["table"]):
+        r = s.client.get(f"/m/sec-1?key={quote(token, safe='')}")
+        assert r.status_code == 401 and "only a viewing key goes in an address" in r.json()["error"]
     # a public match reads without a key; an unknown one is 404 as a private one is
     assert s.client.get("/api/matches/pub-1").status_code == 200
     no_such = s.client.get("/api/matches/nope")

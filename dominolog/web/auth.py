@@ -15,7 +15,8 @@ are read only with a viewing key of their event (or of every event), the organis
 table token of that very match; without one they are absent from every list, board and standings,
 and their own URLs answer ``404`` (their existence is not confirmed). A key given that the store
 does not know, or a revoked one, is ``401``. The key travels as ``Authorization: Bearer`` or, for
-pages, whose links and streams cannot set a header, as ``?key=``.
+pages, whose links and streams cannot set a header, as ``?key=``: a viewing key only (a token that
+writes, in an address, would stay in histories and logs: ``401``).
 """
 
 from __future__ import annotations
@@ -127,6 +128,8 @@ def sight(request: Request, store: Store) -> Sight:
         raise unauthorized("the key is not known here")
     if not token.active:
         raise unauthorized("the key was revoked")
+    if given is page_key and token.role != "viewer":  # (an address is kept in histories and logs)
+        raise unauthorized("only a viewing key goes in an address (?key=): send a token that writes as Bearer")
     return Sight(token, private, page_key if bearer(request) is None else None)
 
 

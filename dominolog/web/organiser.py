@@ -94,7 +94,8 @@ def organiser_part(store: Store) -> str:
     out.append(
         f'<h2>Private events</h2><p id="private">Private: {shown}. A private event\'s matches are read only '
         "with a viewing key, the organiser's token or their table's token (<code>*</code>: every match).</p>"
-        '<form id="private-form"><label>event <input name="event" required maxlength="200"></label> '
+        '<form id="private-form"><label>event <input name="event" required maxlength="200" '
+        'placeholder="event (* every match)"></label> '
         '<button type="submit" name="private" value="true">make private</button> '
         '<button type="submit" name="private" value="false">make public</button> '
         '<button type="submit" name="viewer" value="true">new viewing key</button></form>'
