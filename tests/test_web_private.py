@@ -383,6 +383,15 @@ def test_the_organiser_link_in_a_real_browser(club: Club, tmp_path: Path) -> Non
         ):
             time.sleep(0.05)
         assert len(driver.find_elements(By.CSS_SELECTOR, "#tokens tbody tr")) == len(rows) + 1
+        driver.find_element(By.CSS_SELECTOR, 'button[data-action="cards"]').click()  # a new token a card
+        deadline = time.monotonic() + 10
+        while "Table cards saved" not in driver.find_element(By.ID, "said").text and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert driver.find_element(By.ID, "said").text.startswith("Table cards saved as cards.html")
+        while len(driver.find_elements(By.CSS_SELECTOR, "#tokens tbody tr")) < len(rows) + 5:
+            assert time.monotonic() < deadline + 5, "the token list did not show the cards' tokens"
+            time.sleep(0.05)
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#tokens tbody tr")) == len(rows) + 1 + len(MATCHES)
         driver.refresh()  # the token stays in the tab (sessionStorage), not in the address
         deadline = time.monotonic() + 10
         while not driver.find_elements(By.ID, "tokens") and time.monotonic() < deadline:
