@@ -110,7 +110,12 @@ def part(request: Request) -> HTMLResponse:
     return HTMLResponse(organiser_part(store), headers={"Cache-Control": "no-store"})
 
 
-@router.post("/api/cards", summary="Table cards (the organiser): a printable page, a new table token a card")
+@router.post(
+    "/api/cards",
+    summary="Table cards (the organiser): a printable page, a new table token a card",
+    response_class=HTMLResponse,
+    status_code=201,
+)
 def cards(
     request: Request,
     matches: Annotated[list[Annotated[str, Body(min_length=1, max_length=200)]] | None, Body(embed=True)] = None,
