@@ -38,6 +38,7 @@ MATCHES = {
     "m<i>4": (OPEN, ["<script>alert(1)</script>", '"onmouseover=alert(2) x="'], "<b>4</b>"),
 }
 DEAL = '{"type":"deal","leader":"%s","hands":null}'
+DEAL_4 = {"type": "deal", "leader": "<script>alert(1)</script>", "hands": None}
 
 
 @dataclass
@@ -111,7 +112,7 @@ def test_the_write_matrix(club: Club) -> None:
 
     endpoints: dict[str, Callable[[], tuple[str, str, dict[str, object] | None, str | None]]] = {
         "create match": new_match,
-        "append": lambda: ("POST", "/api/matches/sec-1/events", None, DEAL % "Zelda Secret"),
+        "append": lambda: ("POST", "/api/matches/m%3Ci%3E4/events", None, json.dumps(DEAL_4)),
         "make token": lambda: ("POST", "/api/tokens", {"match": "sec-1"}, None),
         "list tokens": lambda: ("GET", "/api/tokens", None, None),
         "revoke token": lambda: ("DELETE", f"/api/tokens/{victim()}", None, None),
@@ -163,6 +164,24 @@ def test_the_write_matrix(club: Club) -> None:
     assert s.client.get("/api/tokens", headers=_json(keys["table"])).status_code == 403
     viewer = s.client.post("/api/matches/sec-1/events", content=DEAL % "Zelda Secret", headers=_json(keys["viewer"]))
     assert viewer.status_code == 403 and viewer.json() == {"error": "a viewing key reads only: it never writes"}
+    # a write to a private match does not confirm it to whoever may not read it: 404, as for a match not begun
+    private_write = {
+        name: s.client.post("/api/matches/sec-1/events", content=DEAL % "Zelda Secret", headers=_json(t)).status_code
+        for name, t in {
+            "none": None,
+            "wrong": "~" * 43,
+            "other table": keys["other_table"],
+            "viewer of another event": keys["viewer_other"],
+            "viewer": keys["viewer"],
+        }.items()
+    }
+    assert private_write == {
+        "none": 404,
+        "wrong": 404,
+        "other table": 404,
+        "viewer of another event": 404,
+        "viewer": 403,
+    }
 
 
 READS = ["/api/matches/{id}", "/api/matches/{id}/events", "/m/{id}", "/m/{id}/part"]

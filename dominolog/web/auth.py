@@ -133,6 +133,20 @@ def sight(request: Request, store: Store) -> Sight:
     return Sight(token, private, page_key if bearer(request) is None else None)
 
 
+def write_target(request: Request, store: Store, match_id: str) -> None:
+    """``404`` for a write to a match not stored (for everyone: the organiser begins a match, ``POST
+    /api/matches``), or to a private one the request may not read (:meth:`Sight.sees`; a wrong or
+    revoked token counts as none here, so that no status tells a private match from a missing one);
+    who may write is :func:`writer`'s, after this."""
+    if not store.has_match(match_id):
+        raise HTTPException(404, "no such match")
+    given = bearer(request)
+    token = store.find_token(given) if given is not None else None
+    seen = Sight(token if token is not None and token.active else None, frozenset(store.private_events()))
+    if not seen.sees(match_id, store.event_of(match_id)):
+        raise HTTPException(404, "no such match")
+
+
 class Rate:
     """At most ``per_second`` writes a second per token (a sliding window of one second): ``429``.
     Counted in this server process: with ``--workers N`` a token may make N times as many."""
