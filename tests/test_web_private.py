@@ -184,8 +184,26 @@ def test_the_write_matrix(club: Club) -> None:
     }
 
 
-READS = ["/api/matches/{id}", "/api/matches/{id}/events", "/m/{id}", "/m/{id}/part"]
-LISTS = ["/api/matches", "/", "/part", "/tables", "/tables/part", "/standings?include_invalid=true"]
+READS = [
+    "/api/matches/{id}",
+    "/api/matches/{id}/events",
+    "/api/matches/{id}/audit",
+    "/api/matches/{id}/export",
+    "/m/{id}",
+    "/m/{id}/part",
+    "/m/{id}/sheet",
+    "/m/{id}/audit",
+]
+LISTS = [
+    "/api/matches",
+    "/",
+    "/part",
+    "/tables",
+    "/tables/part",
+    "/standings?include_invalid=true",
+    "/standings/part?include_invalid=true",
+    "/api/standings?include_invalid=true",
+]
 
 
 def _get(s: Server, url: str, key: str | None, page: bool) -> tuple[int, str]:
@@ -238,6 +256,9 @@ def test_the_read_matrix_of_a_private_match(club: Club) -> None:
             got[name, url] = (code, shown)
             want[name, url] = (401, False) if status == 401 else (200, status == 200)
     assert got == want
+    # the analysis page: none is kept, so 404 for whoever may read; without a key, 404 all the same
+    assert s.client.get("/m/sec-1/analysis").json() == {"error": "no such match"}
+    assert s.client.get("/m/sec-1/analysis", headers=_json(org)).json()["error"].startswith("no analysis")
     # a token that writes never goes in an address
     for token in (org, keys["table"]):
         r = s.client.get(f"/m/sec-1?key={quote(token, safe='')}")
