@@ -21,6 +21,7 @@ DATA_FILES = [
     "audit/rulings.txt",
     "club/page.css",
     "web/static/live.js",
+    "web/static/organiser.js",
     "web/static/web.css",
 ]
 

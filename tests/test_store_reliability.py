@@ -27,7 +27,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 REPLAY = ROOT / "replays" / "ghost13-simulated.jsonl"
 CLI = [sys.executable, "-c", "from dominolog.cli import main; main()"]  # the installed package
-STORE_TABLES = {"dominolog_meta", "events", "matches", "hands", "imports", "analyses", "tokens", "idempotency"}
+STORE_TABLES = {
+    "dominolog_meta",
+    "events",
+    "matches",
+    "hands",
+    "imports",
+    "analyses",
+    "tokens",
+    "idempotency",
+    "private_events",
+}
 
 
 # -- helpers -------------------------------------------------------------------------------------------------

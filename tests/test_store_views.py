@@ -357,6 +357,7 @@ def _old_store(db: Path) -> Path:
         store.conn.execute("DROP TABLE analyses")
         store.conn.execute("DROP TABLE tokens")  # (issue 26's tables, newer still)
         store.conn.execute("DROP TABLE idempotency")
+        store.conn.execute("DROP TABLE private_events")
     assert _views(db) == []
     return db
 
@@ -393,6 +394,7 @@ def test_an_old_store_gets_the_views_when_opened_writable(tmp_path: Path, read_o
             "analyses",
             "tokens",  # (and the tables of issue 26, added likewise)
             "idempotency",
+            "private_events",
         ]
         assert store.conn.execute("SELECT value FROM dominolog_meta WHERE key = 'schema_version'").fetchone() == ("1",)
         assert store.conn.execute("SELECT count(*), sum(points) FROM hand_scores").fetchone() == (12, 221)

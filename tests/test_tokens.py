@@ -106,25 +106,47 @@ def test_the_key_and_the_events_are_committed_together_or_not_at_all(target: str
         assert again.answer_of("t-1", "k2") is None
 
 
+def test_private_events_and_viewing_keys_are_kept(target: str) -> None:
+    with open_store(target) as store:
+        assert store.private_events() == set()
+        assert store.set_private("Club night", True, "me") is True
+        assert store.set_private("Club night", True) is False
+        assert store.set_private("*", True) is True
+        assert store.set_private("*", False) is True
+        row, key = store.create_token("viewer", "Club night", "a parent")
+        every, _ = store.create_token("viewer", "*")  # every event
+        assert (row.event, row.as_dict()["match"], every.event) == ("Club night", None, None)
+        assert key not in _all_text(store)
+        with pytest.raises(ValueError):
+            store.set_private("", True)
+    with open_store(target) as again:
+        assert again.private_events() == {"Club night"}
+        found = again.find_token(key)
+        assert found is not None and (found.role, found.event) == ("viewer", "Club night")
+
+
 def test_a_sqlite_store_made_before_tokens_gets_the_tables_when_opened_writable(tmp_path: Path) -> None:
     db = tmp_path / "old.db"
     with open_store(db) as store:
         store.conn.execute("DROP TABLE tokens")
         store.conn.execute("DROP TABLE idempotency")
+        store.conn.execute("DROP TABLE private_events")
     with open_store(db, create=False, write=False) as reading:
         assert reading.tokens() == [] and reading.find_token("x") is None and not reading.has_organiser()
+        assert reading.private_events() == set()
     with open_store(db) as store:
         store.create_token("organiser")
     names = {r[0] for r in sqlite3.connect(db).execute("SELECT name FROM sqlite_master")}
-    assert {"tokens", "idempotency"} <= names
+    assert {"tokens", "idempotency", "private_events"} <= names
 
 
 def test_a_postgres_store_made_before_tokens_gets_the_tables(pg_url: str) -> None:
     with open_store(pg_url) as store:
-        store.conn.execute("DROP TABLE tokens, idempotency")
+        store.conn.execute("DROP TABLE tokens, idempotency, private_events")
     with open_store(pg_url) as store:
         store.create_token("organiser")
         assert store.has_organiser()
+        assert store.set_private("x", True) and store.private_events() == {"x"}
 
 
 def test_token_commands(cli: Callable[..., Ran]) -> None:

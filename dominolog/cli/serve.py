@@ -22,7 +22,9 @@ def serve(
     workers: Annotated[
         int, typer.Option(min=1, help="Server processes (PostgreSQL only: a SQLite file takes one writer).")
     ] = 1,
-    rate: Annotated[int, typer.Option(min=1, help="Writes a second one token may make (more: 429).")] = 20,
+    rate: Annotated[
+        int, typer.Option(min=1, help="Writes a second one token may make (more: 429), counted per server process.")
+    ] = 20,
 ) -> None:
     """Serve the store: the evening's board (/), each match followed live (/m/ID), and the HTTP API
     (/api/..., described at /openapi.json). Reading is open; writing needs a token (dominolog token).
@@ -51,7 +53,7 @@ def serve(
         typer.echo(f"listening on every address of this machine ({host}): the room's network can reach it")
     if token is not None:
         typer.echo(f"the organiser's token (shown once; keep it): {token}")
-        typer.echo(f"the organiser's link: {url}#organiser={token}")
+        typer.echo(f"the organiser's link: {url}organiser#organiser={token}")
     typer.echo("Ctrl-C stops the server")
     sys.stdout.flush()
     target = str(db)

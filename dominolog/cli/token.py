@@ -1,8 +1,11 @@
-"""``dominolog token``: who may write to the store over HTTP (``dominolog serve``): create, list and
-revoke tokens (:mod:`dominolog.store.access`: only their hashes are stored)."""
+"""``dominolog token``: who may write to the store over HTTP (``dominolog serve``) and who may read its
+private events: create, list and revoke tokens and viewing keys (:mod:`dominolog.store.access`: only
+their hashes are stored), make an event private or public, print table cards
+(:mod:`dominolog.club.cards`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -14,7 +17,8 @@ app = typer.Typer(
     name="token",
     no_args_is_help=True,
     rich_markup_mode=None,
-    help="Tokens for writing over HTTP (dominolog serve): create, list, revoke. Only their hashes are stored.",
+    help="Tokens for writing over HTTP (dominolog serve) and viewing keys of private events: create, list, "
+    "revoke; private and public events; table cards. Only the tokens' hashes are stored.",
 )
 
 
@@ -25,17 +29,30 @@ def create(
     organiser: Annotated[
         bool, typer.Option("--organiser", help="The organiser's token: creates matches, writes to every match.")
     ] = False,
+    viewer: Annotated[
+        bool, typer.Option("--viewer", help="A viewing key: reads private events (never writes).")
+    ] = False,
+    event: Annotated[
+        str | None, typer.Option("--event", help="With --viewer: the event it reads (default: every event).")
+    ] = None,
     who: Annotated[str, typer.Option(help="Who it is for (shown by token list).")] = "",
 ) -> None:
     """Make a token and print it alone on standard output (it is shown once: the store keeps its hash).
     Exit 0, 2 a usage error."""
-    if organiser == (match is not None):
-        fail("give --match ID (a table's token) or --organiser")
+    if organiser + viewer + (match is not None) != 1:
+        fail("give --match ID (a table's token), --organiser or --viewer [--event EVENT]")
+    if event is not None and not viewer:
+        fail("--event goes with --viewer (a viewing key of that event)")
+    role = "organiser" if organiser else "viewer" if viewer else "table"
     with store_or_fail(db, create=True, write=True) as store:
         if match is not None and not store.has_match(match):
             typer.echo(f"dominolog: note: no match {shown(match, 100)} is stored yet", err=True)
-        row, token = store.create_token("organiser" if organiser else "table", match, who)
-    typer.echo(f"dominolog: token {row.id} made ({row.role}{'' if match is None else ' of ' + shown(match)})", err=True)
+        try:
+            row, token = store.create_token(role, match if match is not None else event, who)
+        except ValueError as exc:
+            fail(str(exc))
+    scope = f" of {shown(match)}" if match is not None else f" of event {shown(row.event)}" if row.event else ""
+    typer.echo(f"dominolog: token {row.id} made ({row.role}{scope})", err=True)
     typer.echo(token)
 
 
@@ -49,20 +66,22 @@ def list_(
 
     with store_or_fail(db, create=False, write=False) as store:
         tokens = store.tokens()
+        private = sorted(store.private_events())
     if as_json:
-        typer.echo(dumps({"tokens": [t.as_dict() for t in tokens]}, indent=2))
+        typer.echo(dumps({"tokens": [t.as_dict() for t in tokens], "private": private}, indent=2))
         return
-    table = [("id", "role", "match", "who", "made", "revoked")]
+    table = [("id", "role", "match/event", "who", "made", "revoked")]
     for t in tokens:
+        scope = t.match_id or ("every event" if t.role == "viewer" else "-")
         table.append(
-            tuple(
-                shown(c, 60) for c in (t.id, t.role, t.match_id or "-", t.who or "-", t.created_at, t.revoked_at or "-")
-            )
+            tuple(shown(c, 60) for c in (t.id, t.role, scope, t.who or "-", t.created_at, t.revoked_at or "-"))
         )
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for row in table:
         typer.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     typer.echo(f"{len(tokens)} token{'s' * (len(tokens) != 1)}")
+    if private:
+        typer.echo(f"private events: {', '.join(shown(e, 60) for e in private)}")
 
 
 @app.command("revoke")
@@ -79,3 +98,57 @@ def revoke(
     typer.echo(
         f"token {found.id} ({found.role}{'' if found.match_id is None else ' of ' + shown(found.match_id)}) {said}"
     )
+
+
+EventArgument = Annotated[str, typer.Argument(help="The event (match_start.meta.event); * every match.")]
+
+
+@app.command("private")
+def private(event: EventArgument, db: DbOption = DEFAULT_DB) -> None:
+    """Make an event private: its matches are read only with a viewing key (token create --viewer),
+    the organiser's token or their table's token. Exit 0, 2 a usage error."""
+    _set_private(db, event, True)
+
+
+@app.command("public")
+def public(event: EventArgument, db: DbOption = DEFAULT_DB) -> None:
+    """Make a private event public again. Exit 0, 2 a usage error."""
+    _set_private(db, event, False)
+
+
+def _set_private(db: DbOption, event: str, private: bool) -> None:
+    with store_or_fail(db, create=True, write=True) as store:
+        try:
+            changed = store.set_private(event, private, "dominolog token")
+        except ValueError as exc:
+            fail(str(exc))
+    what = "private" if private else "public"
+    typer.echo(f"event {shown(event, 100)} {'is now' if changed else 'was already'} {what}")
+
+
+@app.command("cards")
+def cards(
+    out: Annotated[Path, typer.Option("--out", help="The HTML file to write (printable, no script).")],
+    db: DbOption = DEFAULT_DB,
+    url: Annotated[str, typer.Option(help="The server's address as the phones reach it.")] = "http://127.0.0.1:8000/",
+    match: Annotated[
+        list[str] | None,
+        typer.Option("--match", help="A match to print a card for (again: more); default every open one."),
+    ] = None,
+) -> None:
+    """Print one card per table (a NEW table token each): its table, match, players, variant and a QR
+    code of its recorder link URL/m/ID/record#token=TOKEN. Exit 0, 1 no such match, 2 a usage error."""
+    from dominolog.club.cards import NoSuchMatch, cards_html, make_cards
+
+    if not url.startswith(("http://", "https://")):
+        fail("--url: give the server's address, http://HOST:PORT/")
+    with store_or_fail(db, create=False, write=True) as store:
+        try:
+            made = make_cards(store, url, match)
+        except NoSuchMatch as exc:
+            fail(str(exc), 1)
+    try:
+        out.write_text(cards_html(made), encoding="utf-8")
+    except OSError as exc:
+        fail(f"{shown(str(out))}: {exc.strerror or exc}")
+    typer.echo(f"{len(made)} table card{'s' * (len(made) != 1)} written to {shown(str(out))} (a new table token each)")

@@ -41,14 +41,22 @@ def filters_of(variant: str | None, meta: list[str] | None, since: str | None, u
     return filters
 
 
-def store_summaries(store: Store, loss: bool = False) -> tuple[list[MatchSummary], dict[str, Analysed], list[str]]:
-    """Every match of the store, with ``loss`` the analysis it keeps of each (at the match's head), and
-    what to warn of (a kept analysis that cannot be read: not counted)."""
+def store_summaries(
+    store: Store, loss: bool = False, ids: list[str] | None = None
+) -> tuple[list[MatchSummary], dict[str, Analysed], list[str]]:
+    """Every match of the store (or those of ``ids``, in the store's order), with ``loss`` the analysis
+    it keeps of each (at the match's head), and what to warn of (a kept analysis that cannot be read:
+    not counted)."""
     from dominolog.club.standings import Analysed, match_summary
 
     analyses: dict[str, Analysed] = {}
     warnings: list[str] = []
-    out = [match_summary(mid, [rec for rec, _ in store.records(mid)], mid) for mid in store.match_ids()]
+    wanted = None if ids is None else set(ids)
+    out = [
+        match_summary(mid, [rec for rec, _ in store.records(mid)], mid)
+        for mid in store.match_ids()
+        if wanted is None or mid in wanted
+    ]
     if loss:
         from dominolog.analysis.shown import ReviewError, kept_shown
 

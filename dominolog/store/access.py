@@ -3,7 +3,9 @@
 
 ``tokens``: one row per token, its SHA-256 hash only (the token itself is shown once, when made, and
 never stored), its role (``organiser``: creates matches and issues tokens; ``table``: appends to its
-own match), the match of a table's token, who made it and when, when it was revoked. A token is
+own match; ``viewer``: a viewing key, reads private events and never writes), its scope in
+``match_id`` (a table's match; a viewing key's event, NULL for every event), who made it and when,
+when it was revoked. A token is
 256 random bits from :mod:`secrets`; it is looked up by its hash and the hashes compared in
 constant time (:func:`hmac.compare_digest`).
 
@@ -17,6 +19,10 @@ request with the key while the first runs waits for it (the write lock; PostgreS
 key) and gets its answer. (A row without an answer was left by an older server cut short between
 its two transactions: a retry is told so rather than risk storing twice.)
 
+``private_events``: the club events (``match_start.meta.event``) the organiser made private, ``*``
+for every match; a private match is read only with a viewing key, the organiser's token or its
+table's token (:func:`dominolog.web.auth.sight`).
+
 The tables are made with a new store and added to an older one when it is opened writable, as the
 analysis cache is (:mod:`dominolog.store.opening`, :mod:`dominolog.store.pgschema`).
 """
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -54,10 +61,22 @@ CREATE TABLE IF NOT EXISTS idempotency (
 )
 """.strip()
 
+PRIVATE_EVENTS = """
+CREATE TABLE IF NOT EXISTS private_events (
+    event TEXT PRIMARY KEY,
+    who TEXT NOT NULL,
+    made_at TEXT NOT NULL
+)
+""".strip()
+
 #: the statements that give a store the tables (each one safe to run again)
-ACCESS_TABLES = (TOKENS, IDEMPOTENCY)
-TABLE_NAMES = ("tokens", "idempotency")
-ROLES = ("organiser", "table")
+ACCESS_TABLES = (TOKENS, IDEMPOTENCY, PRIVATE_EVENTS)
+TABLE_NAMES = ("tokens", "idempotency", "private_events")
+ROLES = ("organiser", "table", "viewer")
+#: the private "event" that makes every match private (a private evening)
+EVERY_EVENT = "*"
+#: how long an event's name may be
+EVENT_LIMIT = 200
 #: how long an Idempotency-Key may be
 KEY_LIMIT = 200
 
@@ -87,15 +106,32 @@ class Token:
     def active(self) -> bool:
         return self.revoked_at is None
 
+    @property
+    def event(self) -> str | None:
+        """The event a viewing key reads (None: every event, or not a viewing key)."""
+        return self.match_id if self.role == "viewer" else None
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "role": self.role,
-            "match": self.match_id,
+            "match": self.match_id if self.role == "table" else None,
+            "event": self.event,
             "who": self.who,
             "created_at": self.created_at,
             "revoked_at": self.revoked_at,
         }
+
+
+def event_in(meta: Any) -> str | None:
+    """The ``event`` of a match's meta (a dict, or its JSON text), when it is a string."""
+    if isinstance(meta, str):
+        try:
+            meta = json.loads(meta)
+        except ValueError:
+            return None
+    event = meta.get("event") if isinstance(meta, dict) else None
+    return event if isinstance(event, str) else None
 
 
 class TakenKey(Exception):
@@ -119,13 +155,19 @@ class Access:
     def _has_access(self) -> bool:
         return True
 
+    def _has_private(self) -> bool:
+        return True
+
     # -- tokens ---------------------------------------------------------------------------
     def create_token(self, role: str, match_id: str | None = None, who: str = "") -> tuple[Token, str]:
-        """A new token (the row, and the token itself: shown once, never stored)."""
+        """A new token (the row, and the token itself: shown once, never stored). ``match_id``: a
+        table's match, or the event a viewing key reads (None: every event)."""
         if role not in ROLES:
             raise ValueError(f"no role {role!r}: {', '.join(ROLES)}")
-        if (role == "table") != (match_id is not None):
+        if (role == "table" and match_id is None) or (role == "organiser" and match_id is not None):
             raise ValueError("a table's token names its match; an organiser's names none")
+        if role == "viewer" and match_id == EVERY_EVENT:
+            match_id = None  # (a viewing key of every event)
         secret = secrets.token_urlsafe(32)  # 256 bits
         row = Token(f"t-{secrets.token_hex(4)}", role, match_id, who, _now(), None)
         with self._write():
@@ -185,6 +227,31 @@ class Access:
             "SELECT 1 FROM tokens WHERE role = 'organiser' AND revoked_at IS NULL LIMIT 1"
         ).fetchone()
         return row is not None
+
+    # -- private events -----------------------------------------------------------------------
+    def private_events(self) -> set[str]:
+        """The events made private (``*``: every match)."""
+        if not self._has_private():
+            return set()
+        return {r[0] for r in self.conn.execute("SELECT event FROM private_events").fetchall()}
+
+    def set_private(self, event: str, private: bool, who: str = "") -> bool:
+        """Make ``event`` private (or public again); whether that changed anything."""
+        if not event or len(event) > EVENT_LIMIT:
+            raise ValueError(f"an event's name is 1 to {EVENT_LIMIT} characters")
+        with self._write():
+            self._ensure_access()
+            was = self.conn.execute("SELECT 1 FROM private_events WHERE event = ?", (event,)).fetchone() is not None
+            if private and not was:
+                self.conn.execute("INSERT INTO private_events VALUES (?, ?, ?)", (event, who, _now()))
+            elif not private and was:
+                self.conn.execute("DELETE FROM private_events WHERE event = ?", (event,))
+        return was != private
+
+    def event_of(self, match_id: str) -> str | None:
+        """The club event the match belongs to (its ``match_start.meta.event``), or None."""
+        row = self.conn.execute("SELECT meta FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return event_in(row[0] if row is not None else None)
 
     # -- idempotent answers ------------------------------------------------------------------
     def answer_of(self, token_id: str, key: str) -> tuple[int, str] | None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from dominolog.store.access import ACCESS_TABLES
+from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
 from dominolog.store.pgviews import FUNCTIONS, VIEW_NAMES, VIEWS
@@ -248,7 +249,7 @@ def _add_access(conn: PgConnection) -> None:
     import psycopg
 
     try:
-        if {"tokens", "idempotency"} <= _tables(conn):
+        if set(ACCESS_NAMES) <= _tables(conn):
             return
         conn.execute("BEGIN")
         conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")

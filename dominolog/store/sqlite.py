@@ -46,5 +46,8 @@ class SqliteStore(Store):
             self._access_seen = "tokens" in set(self.db.table_names())
         return self._access_seen
 
+    def _has_private(self) -> bool:
+        return "private_events" in set(self.db.table_names())
+
     def _has_analyses(self) -> bool:
         return ANALYSES_TABLE in set(self.db.table_names())

@@ -1,4 +1,5 @@
-"""The HTTP API: reading (open to all) and writing (a token: :mod:`dominolog.web.auth`).
+"""The HTTP API: reading (open, but for private events: :func:`dominolog.web.auth.sight`) and writing
+(a token: :mod:`dominolog.web.auth`).
 
 - ``GET /api/matches``: ``dominolog list --json``'s document;
 - ``GET /api/matches/{id}``: ``dominolog verify --db --json ID``'s document;
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from dominolog.web.auth import writer
+from dominolog.web.auth import sight, write_target, writer
 from dominolog.web.ids import MatchId
 from dominolog.web.writing import Answer, BadBody, append_lines, first_match, kind_of, lines_of
 
@@ -39,11 +40,6 @@ def web(request: Request) -> Web:
     return request.app.state.web  # type: ignore[no-any-return]
 
 
-def _known(store: Store, match_id: str) -> None:
-    if not store.has_match(match_id):
-        raise HTTPException(404, "no such match")
-
-
 @router.get("/matches", summary="The stored matches (the document of `dominolog list --json`)")
 def list_matches(
     request: Request,
@@ -54,7 +50,8 @@ def list_matches(
     from dominolog.club.summary import listed_matches
     from dominolog.jsontext import dumps
 
-    rows = listed_matches(web(request).stores.get(), variant, player, status)
+    store = web(request).stores.get()
+    rows = sight(request, store).rows(listed_matches(store, variant, player, status))
     return Response(dumps({"matches": rows}, indent=2), media_type="application/json")
 
 
@@ -64,7 +61,7 @@ def verify_match(request: Request, match_id: MatchId) -> Response:
     from dominolog.verify import document_chunks
 
     store = web(request).stores.get()
-    _known(store, match_id)
+    sight(request, store).match(store, match_id)
     text = "".join(document_chunks([verify_stored(store, match_id).as_dict()]))
     return Response(text, media_type="application/json")
 
@@ -72,7 +69,7 @@ def verify_match(request: Request, match_id: MatchId) -> Response:
 @router.get("/matches/{match_id}/events", summary="The stored lines after seq `after` (JSON Lines, byte for byte)")
 def events(request: Request, match_id: MatchId, after: Annotated[int, Query(ge=0)] = 0) -> Response:
     store = web(request).stores.get()
-    _known(store, match_id)
+    sight(request, store).match(store, match_id)
     body = b"".join(rec.data + b"\n" for rec, _ in store.records(match_id, after))
     return Response(body, media_type="application/x-ndjson")
 
@@ -96,8 +93,7 @@ async def stream(
     app = web(request)
     if last_event_id is not None and last_event_id.strip().isdigit():
         after = int(last_event_id.strip())
-    if not await app.stores.run(lambda s: s.has_match(match_id)):
-        raise HTTPException(404, "no such match")
+    await app.stores.run(lambda s: sight(request, s).match(s, match_id))
     if after is None:  # from the head: only what comes next
         after = await app.stores.run(lambda s: s.fold_of(match_id).seq)
 
@@ -121,6 +117,7 @@ async def stream(
 )
 async def board_stream(request: Request) -> StreamingResponse:
     app = web(request)
+    await app.stores.run(lambda s: sight(request, s))  # (a wrong key: 401; the stream names no match)
 
     async def events() -> AsyncIterator[str]:
         version = app.poller.version
@@ -173,7 +170,7 @@ def _write(
 
     with store.transaction():
         if match_id is not None:
-            _known(store, match_id)  # (for everyone: a match is begun by the organiser, POST /api/matches)
+            write_target(request, store, match_id)  # (404: not begun, or private to this request)
         token = writer(request, store, match_id)
         app.rate.check(token.id)
         if key is not None and not (0 < len(key) <= KEY_LIMIT and key.isascii() and key.isprintable()):

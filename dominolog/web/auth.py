@@ -1,11 +1,22 @@
-"""Who may write: a bearer token (``Authorization: Bearer TOKEN``, never a cookie, so no CSRF surface),
-looked up in the store by its hash (:mod:`dominolog.store.access`), and how often a token may write.
+"""Who may write and who may read: a bearer token (``Authorization: Bearer TOKEN``, never a cookie,
+so no CSRF surface), looked up in the store by its hash (:mod:`dominolog.store.access`), and how
+often a token may write.
+
+Writing (:func:`writer`):
 
 - no token, a token the store does not know, or a revoked one: ``401``;
 - a table's token on another match, or on an organiser's endpoint (a new match): ``403``;
+- a viewing key: ``403`` (it never writes);
 - the organiser's token: every write.
 
-Spectators need no token: reading is open.
+Reading (:func:`sight`, the one check every read route makes): open, except the matches of a
+private event (``match_start.meta.event`` made private by the organiser; ``*``: every match). Those
+are read only with a viewing key of their event (or of every event), the organiser's token, or the
+table token of that very match; without one they are absent from every list, board and standings,
+and their own URLs answer ``404`` (their existence is not confirmed). A key given that the store
+does not know, or a revoked one, is ``401``. The key travels as ``Authorization: Bearer`` or, for
+pages, whose links and streams cannot set a header, as ``?key=``: a viewing key only (a token that
+writes, in an address, would stay in histories and logs: ``401``).
 """
 
 from __future__ import annotations
@@ -13,9 +24,14 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from fastapi import HTTPException, Request
+
+from dominolog.store.access import EVERY_EVENT, event_in
 
 if TYPE_CHECKING:
     from dominolog.store import Store
@@ -51,6 +67,8 @@ def writer(request: Request, store: Store, match_id: str | None, what: str = "cr
         raise unauthorized("the token was revoked")
     if token.role == "organiser":
         return token
+    if token.role == "viewer":
+        raise HTTPException(403, "a viewing key reads only: it never writes")
     if match_id is None:
         raise HTTPException(403, f"only the organiser's token {what}")
     if token.match_id != match_id:
@@ -58,8 +76,80 @@ def writer(request: Request, store: Store, match_id: str | None, what: str = "cr
     return token
 
 
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """What one request may read: its key's token (None: no key), the private events, and the key
+    when it came as ``?key=`` (a page carries it into its links, part and stream)."""
+
+    token: Token | None
+    private: frozenset[str]
+    page_key: str | None = None
+
+    def sees(self, match_id: str, event: str | None) -> bool:
+        """Whether the match (of the club event ``event``) may be read."""
+        if EVERY_EVENT not in self.private and (event is None or event not in self.private):
+            return True
+        t = self.token
+        if t is None:
+            return False
+        if t.role == "organiser":
+            return True
+        if t.role == "table":
+            return t.match_id == match_id
+        return t.role == "viewer" and (t.match_id is None or t.match_id == event)
+
+    def rows(self, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The rows (of ``matches``: ``id`` and ``meta``) this request may read."""
+        return [r for r in rows if self.sees(r["id"], event_in(r.get("meta")))]
+
+    def match(self, store: Store, match_id: str) -> None:
+        """``404`` unless the match is stored and may be read (a private one is not confirmed)."""
+        if not store.has_match(match_id) or not self.sees(match_id, store.event_of(match_id)):
+            raise HTTPException(404, "no such match")
+
+    def keyed(self, url: str) -> str:
+        """``url`` with the page's ``?key=`` (a link, a part or a stream of a page opened with one)."""
+        if self.page_key is None:
+            return url
+        return f"{url}{'&' if '?' in url else '?'}key={quote(self.page_key, safe='')}"
+
+
+def sight(request: Request, store: Store) -> Sight:
+    """What the request may read (:class:`Sight`): the one check of every read route. A key given
+    (``Authorization: Bearer``, else ``?key=``) that the store does not know, or that was revoked,
+    is ``401``; no key reads the public matches."""
+    page_key = request.query_params.get("key") or None
+    given = bearer(request) or page_key
+    private = frozenset(store.private_events())
+    if given is None:
+        return Sight(None, private)
+    token = store.find_token(given)
+    if token is None:
+        raise unauthorized("the key is not known here")
+    if not token.active:
+        raise unauthorized("the key was revoked")
+    if given is page_key and token.role != "viewer":  # (an address is kept in histories and logs)
+        raise unauthorized("only a viewing key goes in an address (?key=): send a token that writes as Bearer")
+    return Sight(token, private, page_key if bearer(request) is None else None)
+
+
+def write_target(request: Request, store: Store, match_id: str) -> None:
+    """``404`` for a write to a match not stored (for everyone: the organiser begins a match, ``POST
+    /api/matches``), or to a private one the request may not read (:meth:`Sight.sees`; a wrong or
+    revoked token counts as none here, so that no status tells a private match from a missing one);
+    who may write is :func:`writer`'s, after this."""
+    if not store.has_match(match_id):
+        raise HTTPException(404, "no such match")
+    given = bearer(request)
+    token = store.find_token(given) if given is not None else None
+    seen = Sight(token if token is not None and token.active else None, frozenset(store.private_events()))
+    if not seen.sees(match_id, store.event_of(match_id)):
+        raise HTTPException(404, "no such match")
+
+
 class Rate:
-    """At most ``per_second`` writes a second per token (a sliding window of one second): ``429``."""
+    """At most ``per_second`` writes a second per token (a sliding window of one second): ``429``.
+    Counted in this server process: with ``--workers N`` a token may make N times as many."""
 
     def __init__(self, per_second: int = RATE) -> None:
         self.per_second = per_second

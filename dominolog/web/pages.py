@@ -15,11 +15,13 @@ page, fetching the page's live part again (``.../part``) when the stream says so
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import quote
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from dominolog.club.page import esc
+from dominolog.web.auth import Sight, sight
 from dominolog.web.ids import MatchId, api_href, href
 
 if TYPE_CHECKING:
@@ -52,13 +54,13 @@ def _totals(value: Any) -> str:
     return ", ".join(f"{p} {v}" for p, v in value.items()) if isinstance(value, dict) else ""
 
 
-def board_rows(store: Store) -> list[dict[str, Any]]:
+def board_rows(store: Store, seen: Sight) -> list[dict[str, Any]]:
     """Every match as the board shows it: its ``list --json`` row, the hand in play and who is on move
     (the store's fold of the match), the time of its last event."""
     from dominolog.club.summary import listed_matches
     from dominolog.recording.notation import on_move
 
-    rows = listed_matches(store)
+    rows = seen.rows(listed_matches(store))
     for r in rows:
         reducer = store.fold_of(r["id"]).reducer
         state = reducer.state
@@ -90,8 +92,8 @@ def _last_at(store: Store, match_id: str) -> str | None:
     return None
 
 
-def board_part(store: Store) -> str:
-    rows = board_rows(store)
+def board_part(store: Store, seen: Sight) -> str:
+    rows = board_rows(store, seen)
     if not rows:
         return "<h1>Tonight's board</h1><p>No match yet.</p>"
     out = [
@@ -103,7 +105,8 @@ def board_part(store: Store) -> str:
         meta = r["meta"] if isinstance(r["meta"], dict) else {}
         out.append(
             f'<tr class="{esc(r["status"])}"><td>{esc(meta.get("table", ""))}</td>'
-            f'<td><a href="{esc(href(r["id"]))}">{esc(r["id"])}</a></td><td>{esc(_players(r["players"]))}</td>'
+            f'<td><a href="{esc(seen.keyed(href(r["id"])))}">{esc(r["id"])}</a></td>'
+            f"<td>{esc(_players(r['players']))}</td>"
             f"<td>{esc(r['variant'] or '?')}</td><td>{r['hand']}</td><td>{esc(_totals(r['totals']))}</td>"
             f"<td>{esc(r['turn_words'])}</td><td>{esc(r['status'])}</td><td>{esc(r['last_at'] or '-')}</td></tr>"
         )
@@ -113,23 +116,25 @@ def board_part(store: Store) -> str:
 
 @router.get("/", response_class=HTMLResponse)
 def board(request: Request) -> HTMLResponse:
-    part = board_part(_web_store(request))
-    return HTMLResponse(_frame("Tonight's board", part, "/api/board/stream", "/part"))
+    store = _web_store(request)
+    seen = sight(request, store)
+    part = board_part(store, seen)
+    return HTMLResponse(_frame("Tonight's board", part, seen.keyed("/api/board/stream"), seen.keyed("/part")))
 
 
 @router.get("/part", response_class=HTMLResponse)
 def board_fragment(request: Request) -> HTMLResponse:
-    return HTMLResponse(board_part(_web_store(request)), headers={"Cache-Control": "no-store"})
+    store = _web_store(request)
+    return HTMLResponse(board_part(store, sight(request, store)), headers={"Cache-Control": "no-store"})
 
 
-def match_part(store: Store, match_id: str) -> tuple[str, int]:
+def match_part(store: Store, match_id: str, seen: Sight) -> tuple[str, int]:
     """The live part of ``/m/{id}`` and the seq of its last event."""
     from dominolog.export import NoPicture, table_picture
     from dominolog.log.words import describe_record
     from dominolog.store import verify_stored
 
-    if not store.has_match(match_id):
-        raise HTTPException(404, "no such match")
+    seen.match(store, match_id)
     records = [rec for rec, _ in store.records(match_id)]
     report = verify_stored(store, match_id)
     try:
@@ -145,10 +150,10 @@ def match_part(store: Store, match_id: str) -> tuple[str, int]:
         f'<p class="summary">{esc(report.variant or "?")}: {esc(", ".join(report.players))}; '
         f'<span class="status {status}">{status}</span>; {len(report.hands)} hand{"s" * (len(report.hands) != 1)} '
         f"played; head <code>{esc(report.head[:10])}</code></p>",
-        f'<p class="results"><a href="{esc(href(match_id, "/sheet"))}">score sheet</a> · '
-        f'<a href="{esc(href(match_id, "/audit"))}">audit report</a> · '
-        f'<a href="{esc(href(match_id, "/analysis"))}">analysis</a> · '
-        f'<a href="{esc(api_href(match_id, "/export?format=jsonl"))}">the log (JSON Lines)</a></p>',
+        f'<p class="results"><a href="{esc(seen.keyed(href(match_id, "/sheet")))}">score sheet</a> · '
+        f'<a href="{esc(seen.keyed(href(match_id, "/audit")))}">audit report</a> · '
+        f'<a href="{esc(seen.keyed(href(match_id, "/analysis")))}">analysis</a> · '
+        f'<a href="{esc(seen.keyed(api_href(match_id, "/export?format=jsonl")))}">the log (JSON Lines)</a></p>',
         f'<div class="table-picture">{picture}</div>',
         '<h2>Scores</h2><table class="scores"><thead><tr><th>hand</th><th>end</th><th>winner</th><th>points</th>'
         "</tr></thead><tbody>",
@@ -189,22 +194,25 @@ def _winner(value: Any) -> str:
 
 @router.get("/m/{match_id}", response_class=HTMLResponse)
 def follow(request: Request, match_id: MatchId) -> HTMLResponse:
-    part, last = match_part(_web_store(request), match_id)
+    store = _web_store(request)
+    seen = sight(request, store)
+    part, last = match_part(store, match_id, seen)
     stream = api_href(match_id, f"/stream?after={last}")
-    return HTMLResponse(_frame(match_id, part, stream, href(match_id) + "/part"))
+    return HTMLResponse(_frame(match_id, part, seen.keyed(stream), seen.keyed(href(match_id) + "/part")))
 
 
 @router.get("/m/{match_id}/part", response_class=HTMLResponse)
 def follow_fragment(request: Request, match_id: MatchId) -> HTMLResponse:
-    return HTMLResponse(match_part(_web_store(request), match_id)[0], headers={"Cache-Control": "no-store"})
+    store = _web_store(request)
+    return HTMLResponse(match_part(store, match_id, sight(request, store))[0], headers={"Cache-Control": "no-store"})
 
 
-def tables_part(store: Store) -> str:
+def tables_part(store: Store, seen: Sight) -> str:
     """Every match's table at once, for a projector (a broadcast's multi-board): its picture as
     ``export --format svg`` draws it, its players and running totals."""
     from dominolog.export import NoPicture, table_picture
 
-    rows = board_rows(store)
+    rows = board_rows(store, seen)
     out = ["<h1>Every table</h1>", '<div class="tables">']
     for r in rows:
         meta = r["meta"] if isinstance(r["meta"], dict) else {}
@@ -214,7 +222,7 @@ def tables_part(store: Store) -> str:
             picture = '<p class="note">no hand yet</p>'
         table = f"table {esc(meta['table'])}: " if "table" in meta else ""
         out.append(
-            f'<section class="one-table"><h2>{table}<a href="{esc(href(r["id"]))}">{esc(r["id"])}</a></h2>'
+            f'<section class="one-table"><h2>{table}<a href="{esc(seen.keyed(href(r["id"])))}">{esc(r["id"])}</a></h2>'
             f"<p>{esc(_totals(r['totals']))}; hand {r['hand']}; {esc(r['turn_words'])}; {esc(r['status'])}</p>"
             f'<div class="table-picture">{picture}</div></section>'
         )
@@ -224,12 +232,16 @@ def tables_part(store: Store) -> str:
 
 @router.get("/tables", response_class=HTMLResponse)
 def tables(request: Request) -> HTMLResponse:
-    return HTMLResponse(_frame("Every table", tables_part(_web_store(request)), "/api/board/stream", "/tables/part"))
+    store = _web_store(request)
+    seen = sight(request, store)
+    part = tables_part(store, seen)
+    return HTMLResponse(_frame("Every table", part, seen.keyed("/api/board/stream"), seen.keyed("/tables/part")))
 
 
 @router.get("/tables/part", response_class=HTMLResponse)
 def tables_fragment(request: Request) -> HTMLResponse:
-    return HTMLResponse(tables_part(_web_store(request)), headers={"Cache-Control": "no-store"})
+    store = _web_store(request)
+    return HTMLResponse(tables_part(store, sight(request, store)), headers={"Cache-Control": "no-store"})
 
 
 def _standings_html(
@@ -242,7 +254,9 @@ def _standings_html(
 ) -> str:
     from dominolog.web.results import standings_of
 
-    return standings_of(_web_store(request), "html", variant, meta, since, until, include_invalid)
+    store = _web_store(request)
+    seen = sight(request, store)
+    return standings_of(store, "html", variant, meta, since, until, include_invalid, seen=seen)
 
 
 @router.get("/standings", response_class=HTMLResponse)
@@ -263,7 +277,9 @@ def standings_page(
     text = _standings_html(request, variant, since, until, meta, include_invalid)
     query = request.url.query
     part = "/standings/part" + (f"?{query}" if query else "")
-    live = f'<main id="live" data-stream="/api/board/stream" data-part="{esc(part, 4000)}">'
+    key = request.query_params.get("key")
+    stream = "/api/board/stream" + (f"?key={quote(key, safe='')}" if key else "")
+    live = f'<main id="live" data-stream="{esc(stream, 4000)}" data-part="{esc(part, 4000)}">'
     text = text.replace("</head>", '<script src="/static/live.js" defer></script></head>', 1).replace("<main>", live, 1)
     return HTMLResponse(text, headers={"Content-Security-Policy": inline_csp(text)})
 

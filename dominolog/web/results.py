@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
 
+from dominolog.web.auth import Sight, sight
 from dominolog.web.ids import MatchId
 from dominolog.web.shared import inline_csp
 
@@ -44,6 +45,14 @@ MEDIA = {
 
 def _store(request: Request) -> Store:
     return request.app.state.web.stores.get()  # type: ignore[no-any-return]
+
+
+def _readable(request: Request, match_id: str) -> Store:
+    """The store, once the request may read the match (:func:`dominolog.web.auth.sight`: ``404`` for
+    a match not stored or private to this request, ``401`` for a wrong key)."""
+    store = _store(request)
+    sight(request, store).match(store, match_id)
+    return store
 
 
 def _log(store: Store, match_id: str) -> MatchLog:
@@ -97,14 +106,14 @@ def audit_of(
     return render_text(doc)
 
 
-def sheet_of(store: Store, match_id: str) -> str:
+def sheet_of(store: Store, match_id: str, audit: str = "audit") -> str:
     """The score sheet ``dominolog export ID --db DB --format html`` writes; a match with violations
     links its audit report as served (``audit``, beside the sheet's address)."""
     from dominolog.club.sheet import render_sheet, sheet_summary
 
     records = _log(store, match_id).records
     summary = sheet_summary(records, match_id, match_id)
-    return render_sheet(summary, "audit" if summary.violations and records else None)
+    return render_sheet(summary, audit if summary.violations and records else None)
 
 
 def analysis_of(store: Store, match_id: str) -> str:
@@ -175,8 +184,10 @@ def standings_of(
     until: str | None = None,
     include_invalid: bool = False,
     loss: bool = False,
+    seen: Sight | None = None,
 ) -> str:
-    """What ``dominolog standings --db DB --format FMT`` (and its filters) writes to a file or a pipe."""
+    """What ``dominolog standings --db DB --format FMT`` (and its filters) writes to a file or a pipe;
+    ``seen``: of the matches this request may read only (private events)."""
     from dominolog.club.standings import standings
     from dominolog.club.standings_query import FORMATS, filters_of, rendered, store_summaries
 
@@ -185,23 +196,27 @@ def standings_of(
         filters = filters_of(variant, meta, since, until)
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
-    summaries, analyses, _ = store_summaries(store, loss)
+    ids = None if seen is None else [r["id"] for r in seen.rows(store.list_matches())]
+    summaries, analyses, _ = store_summaries(store, loss, ids)
     return rendered(standings(summaries, filters, include_invalid, analyses if loss else None), fmt)
 
 
 @router.get("/m/{match_id}/audit", include_in_schema=False)
 def audit_page(request: Request, match_id: MatchId) -> Response:
-    return _html(audit_of(_store(request), match_id))
+    return _html(audit_of(_readable(request, match_id), match_id))
 
 
 @router.get("/m/{match_id}/sheet", include_in_schema=False)
 def sheet_page(request: Request, match_id: MatchId) -> Response:
-    return _html(sheet_of(_store(request), match_id))
+    store = _store(request)
+    seen = sight(request, store)
+    seen.match(store, match_id)
+    return _html(sheet_of(store, match_id, seen.keyed("audit")))
 
 
 @router.get("/m/{match_id}/analysis", include_in_schema=False)
 def analysis_page(request: Request, match_id: MatchId) -> Response:
-    return _html(analysis_of(_store(request), match_id))
+    return _html(analysis_of(_readable(request, match_id), match_id))
 
 
 @router.get("/api/matches/{match_id}/audit", summary="The audit report (`dominolog audit ID --db DB --format F`)")
@@ -213,7 +228,7 @@ def audit_api(
     min_likelihood: Annotated[float | None, Query(ge=0.0, le=1.0)] = None,
 ) -> Response:
     fmt = _choose(format, AUDIT_FORMATS)
-    text = audit_of(_store(request), match_id, fmt, hand, min_likelihood)
+    text = audit_of(_readable(request, match_id), match_id, fmt, hand, min_likelihood)
     return _html(text) if fmt == "html" else Response(text, media_type=MEDIA[fmt])
 
 
@@ -227,7 +242,7 @@ def export_api(
     at: Annotated[int | None, Query(ge=1)] = None,
 ) -> Response:
     fmt = _choose(format, EXPORT_FORMATS)
-    data = export_of(_store(request), match_id, fmt, scored, long, at)
+    data = export_of(_readable(request, match_id), match_id, fmt, scored, long, at)
     return _html(data.decode()) if fmt == "html" else Response(data, media_type=MEDIA[fmt])
 
 
@@ -242,5 +257,6 @@ def standings_api(
     include_invalid: bool = False,
     loss: bool = False,
 ) -> Response:
-    text = standings_of(_store(request), format, variant, meta, since, until, include_invalid, loss)
+    store = _store(request)
+    text = standings_of(store, format, variant, meta, since, until, include_invalid, loss, sight(request, store))
     return _html(text) if format == "html" else Response(text, media_type=MEDIA[format])
