@@ -200,9 +200,7 @@ def _agreement(state: Any, variant: Any, outcome: Any, hand_end: dict[str, Any],
         "player": player,
         "hand": number,
         "result": outcome_text(outcome),
-        "agree": _entry(
-            f"{player} agrees", _lines(agreement_note(player, True, number, points), hand_end), JSONL
-        ),
+        "agree": _entry(f"{player} agrees", _lines(agreement_note(player, True, number, points), hand_end), JSONL),
         "disagree": _entry(
             f"{player} disagrees", _lines(agreement_note(player, False, number, points), hand_end), JSONL
         ),

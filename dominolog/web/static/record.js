@@ -122,8 +122,9 @@
 
   function resolve(how) {
     var q = queue();
-    if (how === "keep") {
+    if (how === "keep") {  // a new request each (the server keeps the 409 as the answer to the old keys)
       q.base = doc ? doc.seq : q.base;
+      q.entries.forEach(function (e) { e.key = newKey(); });
       predict(q);
       saveQueue(q);
     } else {
@@ -233,7 +234,7 @@
       if (conflict || halted) active = false;
       else if (mode && mode.kind === "reveal") active = t.state !== "table";
       else if (mode && mode.kind === "draw") active = !!t.draw;
-      else if (stale) active = !queued[t.tile] && (t.state === "legal" || t.state === "unknown") && !!doc.turn;
+      else if (stale) active = !queued[t.tile] && t.state !== "table" && !!doc.turn;
       else active = t.state === "legal";
       b.disabled = !active;
       b.dataset.state = queued[t.tile] ? "pending" : t.state;
