@@ -26,6 +26,8 @@ class Agreement:
     player: str
     agrees: bool
     hand: int
+    #: the note's seq
+    seq: int = 0
 
 
 def agreement_text(agrees: bool, hand: int, points: dict[str, int]) -> str:
@@ -39,8 +41,8 @@ def agreement_note(player: str, agrees: bool, hand: int, points: dict[str, int])
     return {"type": "note", "player": player, "text": agreement_text(agrees, hand, points)}
 
 
-def read_agreement(obj: dict[str, Any] | None) -> Agreement | None:
-    """The agreement an event says, or None (not a note, no player, another text)."""
+def read_agreement(obj: dict[str, Any] | None, seq: int = 0) -> Agreement | None:
+    """The agreement an event (at ``seq``) says, or None (not a note, no player, another text)."""
     if not isinstance(obj, dict) or obj.get("type") != "note":
         return None
     player, text = obj.get("player"), obj.get("text")
@@ -49,7 +51,7 @@ def read_agreement(obj: dict[str, Any] | None) -> Agreement | None:
     m = AGREEMENT.fullmatch(text)
     if m is None:
         return None
-    return Agreement(player, m.group(1) == "agrees", int(m.group(2)))
+    return Agreement(player, m.group(1) == "agrees", int(m.group(2)), seq)
 
 
 def agreement_words(answers: list[Agreement]) -> list[str]:

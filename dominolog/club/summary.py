@@ -179,8 +179,11 @@ def summarize(match_id: str, records: list[Record], source: str | None = None) -
     answers: dict[int, list[Agreement]] = {}
     for rec in records:
         before = len(reducer.state.results) if reducer.state is not None else 0
-        reducer.feed(rec)
         obj = rec.obj if isinstance(rec.obj, dict) else {}
+        if obj.get("type") == "hand_end" and reducer.hand is not None:  # an answer an undo withdrew counts not
+            standing = {r.seq for r in reducer.history.standing_records()}
+            answers = {n: [a for a in said if a.seq in standing] for n, said in answers.items()}
+        reducer.feed(rec)
         at = obj.get("at")
         when = parse_time(at) if isinstance(at, str) else None
         if when is not None and first_at is None:
@@ -192,7 +195,7 @@ def summarize(match_id: str, records: list[Record], source: str | None = None) -
         if kind == "match_end":
             abandoned = getattr(rec.event, "reason", None) == "abandoned"
         player = obj.get("player")
-        answer = read_agreement(obj) if kind == "note" else None
+        answer = read_agreement(obj, rec.seq) if kind == "note" else None
         if answer is not None and answer.player in state.players:
             answers.setdefault(answer.hand, []).append(answer)
         if isinstance(player, str) and player in state.players:

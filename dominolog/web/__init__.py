@@ -13,5 +13,7 @@ report, the SVG picture of ``export --format svg``).
   organiser's tokens over HTTP;
 - :mod:`~dominolog.web.writing`: a write request as ``dominolog append`` does it;
 - :mod:`~dominolog.web.pages`: the server-rendered pages (board, followed match, every table,
-  standings); ``static/``: their CSS and JS.
+  standings); ``static/``: their CSS and JS;
+- :mod:`~dominolog.web.recorder`: the phone recorder's page and state route;
+  :mod:`~dominolog.web.recorder_state`: its state document (``static/record.js``, ``record.css``).
 """
