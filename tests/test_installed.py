@@ -21,6 +21,8 @@ DATA_FILES = [
     "audit/rulings.txt",
     "club/page.css",
     "web/static/live.js",
+    "web/static/record.css",
+    "web/static/record.js",
     "web/static/web.css",
 ]
 

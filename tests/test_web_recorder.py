@@ -390,3 +390,75 @@ def test_a_hostile_name_is_shown_as_text(server: Server, tmp_path: Path) -> None
         assert phone.csp_violations() == []
     finally:
         phone.quit()
+
+
+def test_a_hidden_hand_by_taps_with_a_disagreement(server: Server, tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    hidden = [json.loads(line) for line in run_cli("simulate", "--seed", "1", "--hide", cwd=tmp_path).out.splitlines()]
+    assert hidden[29]["type"] == "reveal" and hidden[30]["type"] == "hand_end"
+    _start(server)
+    phone = Phone(tmp_path)
+    try:
+        phone.open(f"{server.url}/m/{MATCH}/record#token={_table_token(server)}")
+        phone.js("document.getElementById('entry-line').value = 'deal Ben [?]'")
+        phone.tap('#entry button[type="submit"]')
+        phone.wait(lambda: phone.js("return !!document.querySelector('#events [data-seq=\"2\"]')"), "the deal")
+        assert phone.js("return document.querySelectorAll('#pad button[data-tile]:not(:disabled)').length") == 28
+        for n, event in enumerate(hidden[2:29], start=3):
+            _tap_event(phone, event, n)
+        # Ben is out: Ana's last two tiles are the only ones not seen, so the rules give the result
+        # without a reveal (the table's reveal, in the simulated log, adds nothing)
+        phone.wait(lambda: not phone.js("return document.getElementById('agreement').hidden"), "the agreement")
+        assert phone.text("#agreement-text") == "Hand 1: domino, winner Ben: Ana 0, Ben 8. Ana, do you agree?"
+        phone.tap('[data-action="disagree"]')
+        phone.settled()
+        phone.wait(lambda: phone.js("return !!document.querySelector('#events [data-seq=\"31\"]')"), "the hand end")
+        assert phone.csp_violations() == []
+    finally:
+        phone.quit()
+    expected = [_bare(e) for e in hidden[:29]]
+    expected[0] = {"type": "match_start", "variant": "ghost13", "players": ["Ana", "Ben"], "id": MATCH}
+    expected.append({"type": "note", "player": "Ana", "text": "disagrees: hand 1: Ana 0, Ben 8"})
+    expected.append({"type": "hand_end", "points": {"Ana": 0, "Ben": 8}, "winner": "Ben"})
+    assert _stored(server) == expected
+    sheet = run_cli("export", MATCH, "--db", server.db, "--format", "html", cwd=tmp_path).out
+    assert '<span class="disputed">disputed by Ana</span>' in sheet and "agreed by" not in sheet
+
+
+def test_a_slip_fixed_by_tapping_an_earlier_event_and_a_refused_entry(server: Server, tmp_path: Path) -> None:
+    sim = _sim(tmp_path)
+    _start(server)
+    _append(server, sim[1:3])  # the deal, Ben 4-4
+    phone = Phone(tmp_path)
+    try:
+        phone.open(f"{server.url}/m/{MATCH}/record#token={_table_token(server)}")
+        phone.tap('button[data-tile="3-4"]')
+        phone.tap('#places [data-place="left"]')  # the slip: Ana played it on the right
+        phone.settled()
+        phone.tap('button[data-tile="3-6"]')  # Ben's answer, one place
+        phone.settled()
+        phone.wait(lambda: phone.js("return !!document.querySelector('#events li.undoable[data-seq=\"5\"]')"), "seq 5")
+        phone.tap('#events li[data-seq="4"]')  # back to the slip: two undos, nothing deleted
+        phone.settled()
+        phone.wait(lambda: phone.js("return !!document.querySelector('#events [data-seq=\"7\"]')"), "the undos")
+        phone.tap('button[data-tile="3-4"]')
+        phone.tap('#places [data-place="right"]')
+        phone.settled()
+        # a refused entry: 5-5 is in Ana's hand, Ben is on move
+        phone.js("document.getElementById('entry-line').value = '55L'")
+        phone.tap('#entry button[type="submit"]')
+        phone.wait(lambda: phone.js("return !!document.querySelector('#queue li.refused')"), "the refusal")
+        refusal = phone.text("#queue li.refused")
+        assert refusal.startswith("55L: refused: ") and "5-5" in refusal
+        assert phone.js("return document.getElementById('entry-line').value") == "55L"  # back in the line
+        phone.wait(lambda: phone.root("state") == "idle" and phone.root("pending") == "0", "the queue empty")
+    finally:
+        phone.quit()
+    assert _stored(server)[3:] == [
+        {"type": "play", "player": "Ana", "tile": "3-4", "end": "left"},
+        {"type": "play", "player": "Ben", "tile": "3-6", "end": "left"},
+        {"type": "undo"},
+        {"type": "undo"},
+        {"type": "play", "player": "Ana", "tile": "3-4", "end": "right"},
+    ]

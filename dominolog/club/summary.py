@@ -180,9 +180,6 @@ def summarize(match_id: str, records: list[Record], source: str | None = None) -
     for rec in records:
         before = len(reducer.state.results) if reducer.state is not None else 0
         obj = rec.obj if isinstance(rec.obj, dict) else {}
-        if obj.get("type") == "hand_end" and reducer.hand is not None:  # an answer an undo withdrew counts not
-            standing = {r.seq for r in reducer.history.standing_records()}
-            answers = {n: [a for a in said if a.seq in standing] for n, said in answers.items()}
         reducer.feed(rec)
         at = obj.get("at")
         when = parse_time(at) if isinstance(at, str) else None

@@ -66,12 +66,14 @@ def recorder_state(
     from dominolog.tui.prompts import Flow, completions, expect, match_totals, outcome_text
 
     reducer = session.reducer
-    state, variant, hand = reducer.state, reducer.variant, reducer.hand
-    records = session.records()
     flow = Flow()
     flow.sync(session)
     flow.revealing, flow.skipped = revealing, set(skipped)
     prompt = expect(session, flow)
+    outcome = session.outcome()
+    # (read after the rules' trials above: a trial rolls the fold back to copies of its state)
+    state, variant, hand = reducer.state, reducer.variant, reducer.hand
+    records = session.records()
     doc: dict[str, Any] = {
         "match": match_id,
         "seq": reducer.events,
@@ -102,7 +104,6 @@ def recorder_state(
     )
     totals, _ = match_totals(session)
     doc["totals"] = totals
-    outcome = session.outcome() if hand is not None else None
     doc["points"] = dict(outcome.points) if outcome is not None else None
     standing = {r.seq for r in session.correctable()}
     after_deal = [r.seq for r in session.correctable()]

@@ -12,6 +12,7 @@
   var $ = function (id) { return document.getElementById(id); };
   var doc = null, mode = null, sending = false, offline = false, conflict = null, halted = null;
   var revealing = false, skipped = [], refused = [], retryTimer = null, loading = false, reloadAgain = false;
+  var acked = 0, fresh = false;  // fresh: the doc shown came from the server since the page opened  // the last seq the server acknowledged to this page: seqs only grow (append-only)
 
   function store(key, value) {
     try { if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value)); }
@@ -51,7 +52,7 @@
   function enqueue(entry) {
     if (!entry || conflict) return;
     var q = queue();
-    if (!q.entries.length) q.base = doc ? doc.seq : 0;
+    if (!q.entries.length) q.base = Math.max(doc ? doc.seq : 0, acked);
     q.entries.push({ key: newKey(), label: entry.label, body: entry.body, type: entry.type || DN,
                      tile: entry.tile || null, line: !!entry.line });
     predict(q);
@@ -97,6 +98,7 @@
     if (status === 201) {
       var seqs = body.seqs || [];
       q.base = seqs.length ? seqs[seqs.length - 1] : q.base;
+      acked = Math.max(acked, q.base);
       q.entries.shift();
       predict(q);
       saveQueue(q);
@@ -146,6 +148,8 @@
       if (!r.ok) throw new Error(String(r.status));
       return r.json();
     }).then(function (d) {
+      if ((fresh && d.seq < doc.seq) || d.seq < acked) { reloadAgain = true; return; }  // an older answer
+      fresh = true;
       if (doc && d.hand !== doc.hand) { revealing = false; skipped = []; }
       doc = d;
       store(DOC, d);
@@ -224,8 +228,10 @@
     return out;
   }
 
+  function behind() { return queue().entries.length > 0 || (!!doc && doc.seq < acked); }
+
   function showPad(q) {
-    var stale = q.entries.length > 0, queued = queuedTiles(q);
+    var stale = behind(), queued = queuedTiles(q);
     var byTile = {};
     doc.pad.forEach(function (t) { byTile[t.tile] = t; });
     Array.prototype.forEach.call(document.querySelectorAll("#pad [data-tile]"), function (b) {
@@ -330,7 +336,7 @@
     }
     if (mode && mode.kind === "draw") { enqueue({ label: "draw " + name, body: t.draw, tile: name }); return; }
     if (mode && mode.kind === "choose" && mode.tile === name) { mode = null; show(); return; }
-    if (queue().entries.length) {  // built on entries not yet stored: the server places the tile when it is sent
+    if (behind()) {  // built on entries not yet stored or shown: the server places the tile when it is sent
       enqueue({ label: "play " + name, body: name.replace("-", ""), tile: name });
       return;
     }
