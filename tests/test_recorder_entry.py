@@ -9,10 +9,10 @@ from typing import Any
 
 from dominolog.log.notation_write import format_event
 from dominolog.recording.journal import FileJournal, StoreJournal
+from dominolog.recording.prompt import completions, find_choice, reveal_tiles
 from dominolog.recording.session import Session
 from dominolog.simulate import hide_match, simulate_match
 from dominolog.store import Store, open_store, verify_stored
-from dominolog.tui.prompts import completions, find_choice, reveal_tiles
 from dominolog.tui.recorder_app import RecorderApp
 from dominolog.tui.screens.correct import CorrectScreen
 from tests.recorder_kit import NOW, Table, bare, drive, new_match, plain, type_keys

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from dominolog.log.hashchain import event_hash
-from dominolog.log.notation import Action, Clock, NotationError, parse, split_tile
+from dominolog.log.notation import Action, Clock, NotationError, Parsed, parse, split_tile
 from dominolog.log.reader import Record, decode_line
 from dominolog.recording.journal import Journal
 from dominolog.recording.notation import line_bytes, on_move, resolve, rules_leader
@@ -45,13 +45,55 @@ class Entered:
     conflict: bool = False
     #: the store or file cannot be written (locked, read-only, damaged): not the entry's fault
     unusable: StoreError | None = None
-    #: rules left unverified by the events written (hidden tiles), and violations kept (claims)
+    #: rules left unverified by the events written (hidden tiles), and violations kept (claims); an
+    #: issue may mark an earlier event (what this one proves of the hand: its ``seq`` says which)
     unverified: list[Issue] = field(default_factory=list)
     kept: list[Issue] = field(default_factory=list)
+    #: what is left of the entry's text once the actions written are taken off (empty when it was
+    #: written whole), and how many actions the text held
+    rest: str = ""
+    actions: int = 0
 
     @property
     def ok(self) -> bool:
         return self.stopped is None
+
+    @property
+    def by_rules(self) -> bool:
+        """The rules refused the entry (not another writer, not the store): the table may still have done
+        it, and it can be recorded as played."""
+        return (
+            self.stopped is not None and not self.conflict and self.unusable is None and self.stopped.startswith("seq ")
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """What became of the entry, as JSON."""
+        marks = [("violation", i) for i in self.kept] + [("unverified", i) for i in self.unverified]
+        return {
+            "written": [{"seq": seq, "event": event} for seq, event in self.written],
+            "refused": None
+            if self.stopped is None
+            else {
+                "reason": self.stopped,
+                "conflict": self.conflict,
+                "unusable": self.unusable is not None,
+                "by_rules": self.by_rules,
+            },
+            "rest": self.rest,
+            "actions": self.actions,
+            "marks": [{"kind": k, "seq": i.seq, "code": i.code, "message": i.message} for k, i in marks],
+        }
+
+
+def unwritten(text: str, actions: list[Action], done: int) -> str:
+    """What is left of ``text`` (read into ``actions``) once its first ``done`` actions are written
+    (they were read whole, so each starts at its line and column)."""
+    if done <= 0 or done >= len(actions):
+        return text if done <= 0 else ""
+    last = actions[done - 1]
+    lines = text.split("\n")
+    offset = sum(len(line) + 1 for line in lines[: last.line - 1]) + last.column - 1 + len(last.text)
+    return text[offset:].lstrip()
 
 
 def end_suffix(end: str) -> str:
@@ -92,13 +134,20 @@ class Session:
         return self.journal.reducer
 
     # -- entering --------------------------------------------------------------
-    def enter(self, text: str) -> Entered:
-        """Write the actions of ``text`` in order, each durably; stop at the first one refused."""
+    def enter(self, text: str, parsed: Parsed | None = None) -> Entered:
+        """Write the actions of ``text`` in order, each durably; stop at the first one refused (the rest
+        of the text is :attr:`Entered.rest`). ``parsed``: ``text`` as already read (not read again)."""
         out = Entered()
-        parsed = parse(text)
+        if parsed is None:
+            parsed = parse(text)
+        out.actions = len(parsed.actions)
+        done = 0
         for action in parsed.actions:
             if not self._enter_action(action, out):
                 break
+            done += 1
+        if not out.ok:
+            out.rest = unwritten(text, parsed.actions, done)
         return out
 
     def enter_event(self, event: dict[str, Any], out: Entered | None = None) -> Entered:
@@ -261,6 +310,7 @@ class Session:
         ]
         for _ in range(len(standing) - index):
             if not self._append(self._stamped({"type": "undo", "reason": f"correcting seq {seq}"}), out):
+                out.rest = text  # nothing of the entry was written
                 return out
         if not self._entered(self.enter(text), out):
             return out
@@ -281,4 +331,5 @@ class Session:
         out.unverified.extend(part.unverified)
         out.kept.extend(part.kept)
         out.stopped, out.conflict, out.unusable = part.stopped, part.conflict, part.unusable
+        out.rest, out.actions = part.rest, part.actions
         return part.ok

@@ -20,27 +20,18 @@ from textual.screen import Screen
 from textual.widgets import Footer, HelpPanel, Input
 
 from dominolog.layouts.grid import GridLayout
-from dominolog.log.notation import parse
 from dominolog.log.notation_write import format_event
 from dominolog.log.reader import MatchLog, decode_line
 from dominolog.log.words import describe_record
+from dominolog.recording.entry import Answer, Recorder
 from dominolog.recording.notation import line_bytes
+from dominolog.recording.prompt import Choice, Flow, Prompt, completions
 from dominolog.recording.session import Entered, Session
 from dominolog.state import Issue
 from dominolog.store import StoreError
 from dominolog.textsafe import shown, shown_markup
 from dominolog.tui.follow import grown
 from dominolog.tui.keys import RECORDER_KEYS, bindings
-from dominolog.tui.prompts import (
-    Choice,
-    Flow,
-    Prompt,
-    completions,
-    expect,
-    find_choice,
-    reveal_event,
-    reveal_tiles,
-)
 from dominolog.tui.screens.correct import CorrectScreen
 from dominolog.tui.screens.replay import _played_tile, _winner
 from dominolog.tui.timeline import Timeline
@@ -61,18 +52,6 @@ def _span(seqs: list[int]) -> str:
     return f"seq {seqs[0]}" if len(seqs) == 1 else f"seq {seqs[0]}-{seqs[-1]}"
 
 
-def _unwritten(text: str, done: int) -> str:
-    """What is left of ``text`` once its first ``done`` actions are written (they were read whole, so
-    each starts at its line and column)."""
-    actions = parse(text).actions
-    if done <= 0 or done >= len(actions):
-        return text if done <= 0 else ""
-    last = actions[done - 1]
-    lines = text.split("\n")
-    offset = sum(len(line) + 1 for line in lines[: last.line - 1]) + last.column - 1 + len(last.text)
-    return text[offset:].lstrip()
-
-
 class RecorderScreen(Screen[None]):
     """One match being recorded."""
 
@@ -91,10 +70,9 @@ class RecorderScreen(Screen[None]):
         self.session = session
         self.match_title = title
         self.poll_seconds = poll
-        self.flow = Flow()
+        #: what is asked next and what becomes of each entry: this screen only shows its answers
+        self.recorder = Recorder(session)
         self.prompt = Prompt("none", "")
-        #: a tile typed alone that fits several places: the places to pick from
-        self.choice: Choice | None = None
         #: the seq being fixed (the entry line then replaces it)
         self.correcting: int | None = None
         #: the message line offers something for the text in the entry line (ctrl+r, the rest of a
@@ -102,6 +80,15 @@ class RecorderScreen(Screen[None]):
         self.about_line = False
         self.timeline: Timeline | None = None
         self._table_title: str | None = None
+
+    @property
+    def flow(self) -> Flow:
+        return self.recorder.flow
+
+    @property
+    def choice(self) -> Choice | None:
+        """A tile typed alone that fits several places: the places to pick from."""
+        return self.recorder.choice
 
     # -- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -142,8 +129,8 @@ class RecorderScreen(Screen[None]):
         self.entry.focus()
 
     # -- showing the match --------------------------------------------------------------
-    def reload(self) -> None:
-        """Show the match as the journal holds it now."""
+    def reload(self, asked: Prompt | None = None) -> None:
+        """Show the match as the journal holds it now (``asked``: the prompt, when already known)."""
         records = self.session.records()
         changed: list[int] | None = None
         if self.timeline is None:
@@ -166,9 +153,9 @@ class RecorderScreen(Screen[None]):
             rows = self.events.body
             visible = rows.scrollable_content_region.height or 10
             rows.scroll_to(y=max(0, tl.last - visible + 1), animate=False, force=True, immediate=True)
-        self.show_state()
+        self.show_state(asked)
 
-    def show_state(self) -> None:
+    def show_state(self, asked: Prompt | None = None) -> None:
         tl = self.timeline
         if tl is None or not len(tl):
             return
@@ -190,7 +177,7 @@ class RecorderScreen(Screen[None]):
         running = dict(hand.points) if hand is not None and not frame.closed and any(hand.points.values()) else {}
         self.scores.show(tl.players, tl.results[: frame.results], frame.totals, running)
         self.status.show(self._status(tl))
-        self.show_prompt()
+        self.show_prompt(asked)
 
     def _status(self, tl: Timeline) -> list[Text | str]:
         frame = tl.frame(tl.last)
@@ -214,8 +201,8 @@ class RecorderScreen(Screen[None]):
         parts.append(Text(f"head {self.session.fingerprint}", style="bold"))
         return parts
 
-    def show_prompt(self) -> None:
-        self.prompt = expect(self.session, self.flow)
+    def show_prompt(self, asked: Prompt | None = None) -> None:
+        self.prompt = asked if asked is not None else self.recorder.prompt()
         if self.correcting is not None:
             text = (
                 f"fixing seq {self.correcting}: Enter writes this entry in its place (an empty line removes it); "
@@ -251,51 +238,33 @@ class RecorderScreen(Screen[None]):
             self.say((f"pick a place: {self.choice.describe()} (escape: back to typing)", "info"))
             return
         self._drop_choice()
-        if not text.strip():
-            self._accept()
-            return
-        prompt = self.prompt
-        tiles = reveal_tiles(text) if prompt.kind == "reveal" and prompt.player is not None else None
-        if tiles is not None and prompt.player is not None:
-            self._write_event(reveal_event(prompt.player, tiles), text)
-            return
-        choice = find_choice(self.session, text)
-        if choice is not None:
-            self.choice = choice
+        self._show(self.recorder.enter(text))
+
+    def _show(self, answer: Answer) -> None:
+        """Show what became of an entry (the recorder's answer)."""
+        if answer.done == "choice" and answer.choice is not None:
+            choice = answer.choice
             self.entry.replace_text("")
             self.entry.choice_keys = choice.key_map()
             self.say((f"{choice.tile}: which place? {choice.describe()}", "info"))
-            self.show_prompt()
-            return
-        self._done(self.session.enter(text), text)
-
-    def _accept(self) -> None:
-        """An empty Enter: what the prompt offers."""
-        prompt = self.prompt
-        if prompt.kind == "reveal" and prompt.player is not None:
-            self.flow.skipped.add(prompt.player)
-            self.say((f"{shown(prompt.player, 40)}'s tiles: not shown", "info"))
-            self.show_prompt()
-        elif prompt.reveals:
-            self.flow.revealing = True
+            self.show_prompt(answer.prompt)
+        elif answer.done == "skipped":
+            self.say((f"{shown(answer.player, 40)}'s tiles: not shown", "info"))
+            self.show_prompt(answer.prompt)
+        elif answer.done == "revealing":
             self.say(("the hand is over: the reveals", "info"))
-            self.show_prompt()
-        elif prompt.default is not None:
-            self._write_event(dict(prompt.default), "")
+            self.show_prompt(answer.prompt)
+        elif answer.done == "nothing":
+            self.say((answer.prompt.hint or "nothing to write: type an entry", "info"))
         else:
-            self.say((prompt.hint or "nothing to write: type an entry", "info"))
+            self._done(answer)
 
-    def _write_event(self, event: dict[str, Any], text: str) -> None:
-        at = self.session.clock.now() if self.session.clock.now is not None else None
-        if at is not None:
-            event["at"] = at
-        self._done(self.session.enter_event(event), text)
-
-    def _done(self, result: Entered, text: str) -> None:
-        """Show what became of an entry; keep in the entry line what was not written."""
+    def _done(self, answer: Answer) -> None:
+        """Show what became of an entry written or refused; keep in the entry line what was not written."""
+        result = answer.entered
         reloaded = bool(result.written or result.conflict)
         if reloaded:
-            self.reload()  # the prompt too
+            self.reload(answer.prompt)
         lines: list[tuple[str, str]] = []
         offer = False
         if result.written:
@@ -306,16 +275,16 @@ class RecorderScreen(Screen[None]):
             lines.append((f"not written: {shown(result.stopped, 2000)}", "refused"))
         elif result.stopped is not None:
             lines.append((f"refused: {shown(result.stopped, 2000)}", "refused"))
-            if result.stopped.startswith("seq "):  # the rules refused it: the table may still have done it
+            if result.by_rules:  # the table may still have done it
                 lines.append(
                     ("ctrl+r records the line as played (it happened at the table; verify reports it)", "info")
                 )
                 offer = True
         lines += self._issues(result)
-        self.entry.replace_text(_unwritten(text, len(result.written)) if not result.ok else "")
+        self.entry.replace_text(answer.rest)
         self.say(*(lines or [("nothing written", "info")]), about_line=offer)
         if not reloaded:
-            self.show_prompt()
+            self.show_prompt(answer.prompt)
 
     def _summary(self, written: list[tuple[int, dict[str, Any]]]) -> str:
         if len(written) <= 3:
@@ -337,10 +306,10 @@ class RecorderScreen(Screen[None]):
 
     # -- a place to pick ---------------------------------------------------------------------
     def on_entry_line_picked(self, message: EntryLine.Picked) -> None:
-        choice = self._drop_choice()
-        if choice is not None and 0 <= message.index < len(choice.places):
-            text = choice.entry(message.index)
-            self._done(self.session.enter(text), text)
+        self.entry.choice_keys = {}
+        answer = self.recorder.pick(message.index)
+        if answer is not None:
+            self._done(answer)
 
     def on_entry_line_dropped(self, message: EntryLine.Dropped) -> None:
         self._choice_dropped()
@@ -348,9 +317,8 @@ class RecorderScreen(Screen[None]):
 
     def _drop_choice(self) -> Choice | None:
         """Forget the place to pick (the caller says what became of it); the choice that was pending."""
-        choice, self.choice = self.choice, None
         self.entry.choice_keys = {}
-        return choice
+        return self.recorder.drop()
 
     @staticmethod
     def _dropped_line(choice: Choice) -> tuple[str, str]:
@@ -400,42 +368,31 @@ class RecorderScreen(Screen[None]):
     def _correct(self, text: str) -> None:
         seq, self.correcting = self.correcting, None
         assert seq is not None
-        standing = self.session.correctable()
-        index = next((i for i, r in enumerate(standing) if r.seq == seq), None)
-        tail = standing[index + 1 :] if index is not None else []
-        undos = len(standing) - index if index is not None else 0
-        result = self.session.correct(seq, text)
-        self.reload()
-        written = result.written
+        answer = self.recorder.correct(seq, text)
+        result, fix = answer.entered, answer.fix
+        assert fix is not None
+        self.reload(answer.prompt)
         lines: list[tuple[str, str]] = []
-        undone = [s for s, ev in written[:undos] if ev.get("type") == "undo"]
+        undone = fix.undone
         if undone:
             lines.append((f"fixed seq {seq}: {len(undone)} undo{'s' * (len(undone) != 1)} ({_span(undone)})", "ok"))
-        after = written[len(undone) :]
-        text_ok = result.ok or (result.stopped or "").startswith("re-entering")
-        own = len(parse(text).actions) if text_ok else len(after)
-        if len(undone) == undos and text_ok:
-            mine = "; ".join(describe(s, ev) for s, ev in after[:own])
+        if fix.whole:
+            mine = "; ".join(describe(s, ev) for s, ev in fix.replaced)
             lines.append((f"in its place: {mine}" if mine else "nothing in its place", "ok"))
-        again = after[own:] if text_ok else []
+        again = fix.again
         if again:
             many = "s" * (len(again) != 1)
             lines.append((f"entered again: {len(again)} event{many} ({_span([s for s, _ in again])})", "ok"))
-        left = ""
+        left = answer.rest
         if not result.ok:
             kind = "conflict" if result.conflict else "stopped"
             lines.append((f"{kind}: {shown(result.stopped, 2000)}", "refused"))
-            rest = [
-                format_event({k: v for k, v in (r.obj or {}).items() if k not in ("seq", "hash", "at")}) or ""
-                for r in tail[len(again) :]
-            ]
-            left = " ".join(([] if text_ok else [_unwritten(text, len(after))]) + rest).strip()
             if left:
                 lines.append(("left to enter (in the entry line): " + shown(left, 500), "info"))
         lines += self._issues(result)
         self.entry.replace_text(left)
         self.say(*lines, about_line=bool(left))
-        self.show_prompt()
+        self.show_prompt(answer.prompt)
 
     # -- another recorder ------------------------------------------------------------------------
     def poll(self) -> None:
@@ -469,12 +426,7 @@ class RecorderScreen(Screen[None]):
             self.say(("type the entry to record as played, then ctrl+r", "info"))
             return
         self._drop_choice()
-        self.session.check = False
-        try:
-            result = self.session.enter(text)
-        finally:
-            self.session.check = True
-        self._done(result, text)
+        self._done(self.recorder.enter(text, as_played=True))
 
     def action_complete(self) -> None:
         choice = self.choice if not self.entry.value.strip() else None
@@ -494,8 +446,7 @@ class RecorderScreen(Screen[None]):
             self.correcting = None
             self.entry.replace_text("")
             self.say(("fix cancelled", "info"))
-        elif self.flow.revealing and not self.session.hand_over():
-            self.flow.revealing = False
+        elif self.recorder.go_on():
             self.say(("the hand goes on", "info"))
         else:
             self.entry.replace_text("")

@@ -1,6 +1,7 @@
-"""What the recorder screen asks the table next, and what it makes of what is typed.
+"""What a recorder asks the table next, and what it makes of what is typed.
 
-Pure logic over a :class:`~dominolog.recording.session.Session`, no Textual:
+Pure logic over a :class:`~dominolog.recording.session.Session`, for every face of the recorder (the
+terminal screen, the phone page): they show these results and hold no rules of their own.
 
 - :func:`expect`: the prompt for the state of the match (a deal, a turn, the reveals, the
   rules' outcome of a hand, the next deal, the match end) and what an empty Enter does then
@@ -10,17 +11,17 @@ Pure logic over a :class:`~dominolog.recording.session.Session`, no Textual:
 - :func:`completions`: what Tab puts in the entry line;
 - :func:`reveal_event`: the tiles typed at a reveal prompt, as a reveal.
 
-Whatever else is typed is notation and is entered as it is (the screen calls
-``Session.enter``): a prompt never stands in the way of someone typing ahead.
+Whatever else is typed is notation and is entered as it is (:mod:`dominolog.recording.entry`): a
+prompt never stands in the way of someone typing ahead. Each result has an ``as_dict()`` (JSON).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dominolog.log.notation import parse
+from dominolog.log.notation import Action, Parsed, parse
 from dominolog.log.notation_write import format_event
 from dominolog.recording.session import Session, end_suffix
 from dominolog.state import HandResult, WinnerValue
@@ -71,6 +72,18 @@ class Prompt:
     legal: list[str] | None = None
     #: what an empty Enter does, in words (for the message line when it does nothing)
     hint: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The prompt as JSON: ``offer`` is the event an empty Enter (or the offer's button) writes."""
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "offer": dict(self.default) if self.default is not None else None,
+            "player": self.player,
+            "reveals": self.reveals,
+            "legal": list(self.legal) if self.legal is not None else None,
+            "hint": self.hint,
+        }
 
 
 @dataclass(slots=True)
@@ -217,6 +230,8 @@ class Choice:
     places: list[str]
     #: where the place's suffix goes in ``text`` (after the tile, before a time stamp)
     cut: int
+    #: the play as read from ``text`` (a place picked completes it: the text is not read again)
+    action: Action | None = None
 
     @property
     def suffixes(self) -> list[str]:
@@ -225,6 +240,17 @@ class Choice:
     def entry(self, index: int) -> str:
         """The entry with the place ``index`` (from 0): ``65`` becomes ``65L``."""
         return self.text[: self.cut] + self.suffixes[index] + self.text[self.cut :]
+
+    def picked(self, index: int) -> Parsed | None:
+        """The entry with the place ``index`` as read (the play with its ``end``), without reading its
+        text again; None when the play is not kept."""
+        action = self.action
+        if action is None:
+            return None
+        at = self.cut - (action.column - 1)
+        text = action.text[:at] + self.suffixes[index] + action.text[at:]
+        fields = {**action.fields, "end": self.places[index]}
+        return Parsed([replace(action, fields=fields, text=text)], [])
 
     def key_map(self) -> dict[str, int]:
         """The keys that pick a place: the digits, and ``l``/``r`` in a line game."""
@@ -239,13 +265,28 @@ class Choice:
         """``1 L  2 R``."""
         return "  ".join(f"{i + 1} {s}" for i, s in enumerate(self.suffixes[:9]))
 
+    def as_dict(self) -> dict[str, Any]:
+        """The choice as JSON: each place by its id (the ``end`` the play is written with: ``left``,
+        ``right``, or ``<tile>:<side>`` on a spinner's table such as ``6-6:N``), its suffix in the
+        notation and the entry it makes."""
+        return {
+            "text": self.text,
+            "tile": f"{self.tile[0]}-{self.tile[-1]}",
+            "places": [
+                {"id": place, "suffix": suffix, "entry": self.entry(i)}
+                for i, (place, suffix) in enumerate(zip(self.places, self.suffixes, strict=True))
+            ],
+        }
 
-def find_choice(session: Session, text: str) -> Choice | None:
+
+def find_choice(session: Session, text: str, parsed: Parsed | None = None) -> Choice | None:
     """The places of the tile when ``text`` is one play of one tile without a place and the tile fits
-    more than one place now; else None (the entry goes in as it is)."""
+    more than one place now; else None (the entry goes in as it is). ``parsed``: ``text`` as already
+    read (it is not read again)."""
     if "\n" in text:
         return None
-    parsed = parse(text)
+    if parsed is None:
+        parsed = parse(text)
     if parsed.errors or len(parsed.actions) != 1:
         return None
     action = parsed.actions[0]
@@ -262,7 +303,7 @@ def find_choice(session: Session, text: str) -> Choice | None:
     body = action.text
     if action.time is not None and "(" in body:
         body = body[: body.index("(")].rstrip()
-    return Choice(text, tile.replace("-", ""), places, start + len(body))
+    return Choice(text, tile.replace("-", ""), places, start + len(body), action)
 
 
 # -- Tab ---------------------------------------------------------------------------------------
