@@ -1,9 +1,10 @@
 """What the phone recorder page shows, as one JSON document (``GET /api/matches/{id}/recorder``).
 
-Every figure and every choice comes from the recording layer (:class:`~dominolog.recording.session.Session`
-and the terminal recorder's prompt, :mod:`dominolog.tui.prompts`): the legal tiles, the places a tile
-fits, the prompt and its offer, the rules' result of a hand and the totals; the page holds no rules and
-only sends back the entries this document spells out (``body`` and ``type``, as the write takes them).
+Every figure and every choice comes from the recording layer (:class:`~dominolog.recording.session.Session`,
+the recorder's prompt :mod:`dominolog.recording.prompt` and its pad :mod:`dominolog.recording.pad`, the
+terminal recorder's too): the legal tiles, the places a tile fits, the prompt and its offer, the rules'
+result of a hand and the totals; the page holds no rules and only sends back the entries this document
+spells out (``body`` and ``type``, as the write takes them).
 
 The document:
 
@@ -13,10 +14,11 @@ The document:
 - ``points`` (the hand's, as the rules give them so far, when they can) and ``totals``;
 - ``events``: the last events in words, each with its ``seq`` and, for an event of the hand in play
   that a correction reaches, ``undo``: the entry undoing back to it (undos, nothing deleted);
-- ``pad``: the 28 tiles, each with its ``state`` (``table``, ``elsewhere``: known in a hand or the
-  boneyard, ``legal``: the player on move may play it (fits, when the hand is hidden), ``unknown``),
-  its ``places`` (each ``id`` ``left|right|<cell>:<side>`` and the entry playing it there) and its
-  ``draw`` entry (None when it cannot be drawn);
+- ``pad``: the 28 tiles (:func:`dominolog.recording.pad.pad`), each with its ``state`` (``table``,
+  ``legal``, ``held``: in the hand on move but not playable now, ``elsewhere``: known out of its reach,
+  ``unknown``), ``holder``, ``active`` (a tap plays it), its ``places`` (each ``id``
+  ``left|right|<cell>:<side>``, ``first`` for a hand's first tile, and the entry playing it there) and
+  its ``draw`` entry (None when it cannot be drawn);
 - ``prompt``: ``kind``, ``text``, ``offer`` (an entry, or ``{"action": "reveal"}``), ``reveal`` (whose
   tiles are asked for);
 - ``agreement``: at a hand's end the rules can give, who is asked to agree (the side that did not
@@ -30,8 +32,6 @@ from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING, Any
-
-from dominolog.tiles import DOUBLE_SIX
 
 if TYPE_CHECKING:
     from dominolog.recording.session import Session
@@ -62,8 +62,7 @@ def recorder_state(
     the table passed over."""
     from dominolog.export import NoPicture, table_picture
     from dominolog.log.words import describe_record
-    from dominolog.recording.session import end_suffix
-    from dominolog.tui.prompts import Flow, completions, expect, match_totals, outcome_text
+    from dominolog.recording.prompt import Flow, expect, match_totals, outcome_text
 
     reducer = session.reducer
     flow = Flow()
@@ -115,7 +114,7 @@ def recorder_state(
             item["undo"] = _entry(f"undo back to #{rec.seq}", _lines(*[{"type": "undo"}] * count), JSONL)
         events.append(item)
     doc["events"] = events
-    doc["pad"] = _pad(session, completions, end_suffix)
+    doc["pad"] = _pad(session)
     offer: dict[str, Any] | None = None
     if prompt.default is not None and prompt.kind in ("deal", "match_end"):
         offer = _entry(_offer_label(prompt.kind, prompt.default), _lines(prompt.default), JSONL)
@@ -149,40 +148,22 @@ def _offer_label(kind: str, event: dict[str, Any]) -> str:
     return "end the match"
 
 
-def _pad(session: Session, completions: Any, end_suffix: Any) -> list[dict[str, Any]]:
-    """The 28 tiles (see the module's text)."""
+def _pad(session: Session) -> list[dict[str, Any]]:
+    """The 28 tiles (see the module's text): the recording layer's pad, each place with its entry, and
+    each tile that may be drawn now (not on the table, not known in a hand) with its draw."""
+    from dominolog.recording.pad import pad
+    from dominolog.recording.session import end_suffix
+
     hand = session.reducer.hand
-    if hand is None:
-        return [{"tile": _name(t), "state": "unknown", "places": [], "draw": None} for t in DOUBLE_SIX]
-    mover = hand.turn if hand.over is None else None
-    held = {p: h.known for p, h in hand.holdings.items()}
-    elsewhere = set(hand.boneyard.known)
-    for p, known in held.items():
-        if p != mover:
-            elsewhere |= known
-    fitting = {w[0] + w[-1] for w in completions(session, "")} if mover is not None else set()
-    in_hands = set().union(*held.values()) if held else set()
+    drawing = hand is not None and hand.over is None and hand.boneyard.count > 0
     out = []
-    for t in DOUBLE_SIX:
-        typed = str(t).replace("-", "")
-        legal = typed in fitting or typed[::-1] in fitting
-        if t in hand.layout.on_board:
-            state = "table"
-        elif legal:
-            state = "legal"
-        elif t in elsewhere:
-            state = "elsewhere"
-        else:
-            state = "unknown"
-        places = []
-        if legal:
-            places = [{"id": p or "first", "entry": typed + end_suffix(p)} for p in session.places(typed)]
-        draw = (
-            f"+{typed}"
-            if mover is not None and t not in hand.layout.on_board and t not in in_hands and hand.boneyard.count
-            else None
-        )
-        out.append({"tile": _name(t), "state": state, "places": places, "draw": draw})
+    for t in pad(session):
+        typed = t.tile.replace("-", "")
+        doc = t.as_dict()
+        doc["places"] = [{"id": p or "first", "entry": typed + end_suffix(p)} for p in t.places]
+        held = t.holder is not None and t.holder != "boneyard"
+        doc["draw"] = f"+{typed}" if drawing and t.state != "table" and not held else None
+        out.append(doc)
     return out
 
 

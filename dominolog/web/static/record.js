@@ -241,7 +241,7 @@
       else if (mode && mode.kind === "reveal") active = t.state !== "table";
       else if (mode && mode.kind === "draw") active = !!t.draw;
       else if (stale) active = !queued[t.tile] && t.state !== "table" && !!doc.turn;
-      else active = t.state === "legal";
+      else active = t.active;
       b.disabled = !active;
       b.dataset.state = queued[t.tile] ? "pending" : t.state;
       var picked = (mode && mode.kind === "choose" && mode.tile === t.tile) ||
