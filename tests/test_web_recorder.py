@@ -39,8 +39,8 @@ def _organiser(s: Server, kind: str = "application/x-ndjson") -> dict[str, str]:
     return {"Content-Type": kind, **s.auth(s.organiser)}
 
 
-def _start(s: Server, players: list[str] | None = None, match: str = MATCH) -> None:
-    start = {"type": "match_start", "variant": "ghost13", "players": players or ["Ana", "Ben"], "id": match}
+def _start(s: Server, players: list[str] | None = None, match: str = MATCH, variant: str = "ghost13") -> None:
+    start = {"type": "match_start", "variant": variant, "players": players or ["Ana", "Ben"], "id": match}
     r = s.client.post("/api/matches", content=json.dumps(start) + "\n", headers=_organiser(s))
     assert r.status_code == 201, r.text
 
@@ -461,4 +461,40 @@ def test_a_slip_fixed_by_tapping_an_earlier_event_and_a_refused_entry(server: Se
         {"type": "undo"},
         {"type": "undo"},
         {"type": "play", "player": "Ana", "tile": "3-4", "end": "right"},
+    ]
+
+
+def test_an_unseen_draw_and_a_reveal_by_taps_in_double_draw(server: Server, tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    out = run_cli("simulate", "--variant", "double-draw", "--seed", "1", "--hide", cwd=tmp_path).out
+    sim = [json.loads(line) for line in out.splitlines()]
+    assert [e["type"] for e in sim[5:9]] == ["draw", "play", "reveal", "hand_end"]
+    _start(server, variant="double-draw")
+    _append(server, sim[1:5])  # the deal (2-4 turned up), three pair plays
+    phone = Phone(tmp_path)
+    try:
+        phone.open(f"{server.url}/m/{MATCH}/record#token={_table_token(server)}")
+        phone.tap('[data-action="draw"]')  # which tile? unseen
+        phone.tap('#places [data-draw="unseen"]')
+        phone.settled()
+        _append(server, sim[6:7])  # Ben's pair play, from another phone: Ben is out
+        phone.wait(lambda: phone.text("#prompt").startswith("hand 1 is over: Ana's tiles?"), "the reveal's prompt")
+        phone.tap('[data-action="reveal"]')
+        for tile in sim[7]["tiles"]:
+            phone.tap(f'button[data-tile="{tile}"]')
+        phone.tap('#places [data-reveal="send"]')
+        phone.wait(lambda: not phone.js("return document.getElementById('agreement').hidden"), "the agreement")
+        phone.tap('[data-action="agree"]')
+        phone.settled()
+        assert phone.csp_violations() == []
+    finally:
+        phone.quit()
+    stored = _stored(server)
+    assert stored[5:] == [
+        {"type": "draw", "player": "Ana", "tile": None},
+        _bare(sim[6]),
+        {"type": "reveal", "player": "Ana", "tiles": sim[7]["tiles"]},
+        {"type": "note", "player": "Ana", "text": "agrees: hand 1: Ana 0, Ben 22"},
+        _bare(sim[8]),
     ]
