@@ -177,6 +177,9 @@
     while (node.firstChild) node.removeChild(node.firstChild);
     children.forEach(function (c) { node.appendChild(c); });
   }
+  function tiles(list) {  // a tile is not cut at the line's end: a non-breaking hyphen
+    return list.map(function (t) { return t.replace("-", "\u2011"); }).join(" ");
+  }
   function pairs(obj) {
     return Object.keys(obj || {}).map(function (p) { return p + " " + obj[p]; }).join(", ");
   }
@@ -212,9 +215,9 @@
     status.push("totals: " + pairs(doc.totals));
     $("status").textContent = status.join(" · ");
     fill($("hands"), doc.hands.map(function (h) {
-      var text = h.player + ": " + (h.known.join(" ") || "") + (h.hidden ? " +" + h.hidden + " hidden" : "");
+      var text = h.player + ": " + tiles(h.known) + (h.hidden ? " +" + h.hidden + " hidden" : "");
       return el("p", text, { "data-player": h.player });
-    }).concat(doc.boneyard ? [el("p", "boneyard: " + (doc.boneyard.known.join(" ") + " +" +
+    }).concat(doc.boneyard ? [el("p", "boneyard: " + (tiles(doc.boneyard.known) + " +" +
       doc.boneyard.hidden + " hidden").trim())] : []));
     showPad(q);
     showActions(q);
