@@ -387,6 +387,10 @@ def test_a_hostile_name_is_shown_as_text(server: Server, tmp_path: Path) -> None
             phone.driver.switch_to.alert.text  # noqa: B018
         assert phone.js("return document.querySelectorAll('script').length") == 1
         assert phone.js("return document.querySelectorAll('[onmouseover], main i, #hands script').length") == 0
+        # opened without the table card's token: an entry stays queued, and the page says why
+        phone.tap('[data-action="pass"]')
+        phone.wait(lambda: phone.text("#banner").startswith("not sent: a write needs a token"), "the refusal")
+        assert phone.root("pending") == "1" and len(_stored(server, "m%3Ci%3E2")) == 2
         assert phone.csp_violations() == []
     finally:
         phone.quit()
@@ -498,3 +502,34 @@ def test_an_unseen_draw_and_a_reveal_by_taps_in_double_draw(server: Server, tmp_
         {"type": "note", "player": "Ana", "text": "agrees: hand 1: Ana 0, Ben 22"},
         _bare(sim[8]),
     ]
+
+
+def test_two_phones_on_one_match_one_winner_per_seq(server: Server, tmp_path: Path) -> None:
+    sim = _sim(tmp_path)
+    _start(server)
+    _append(server, sim[1:3])  # the deal, Ben 4-4
+    token = _table_token(server)
+    first, second = Phone(tmp_path, "first"), Phone(tmp_path, "second")
+    try:
+        for phone in (first, second):
+            phone.open(f"{server.url}/m/{MATCH}/record#token={token}")
+        first.offline(True)
+        first.tap('button[data-tile="3-4"]')
+        first.tap('#places [data-place="left"]')
+        first.wait(lambda: first.root("state") == "offline", "offline")
+        second.tap('button[data-tile="3-4"]')
+        second.tap('#places [data-place="right"]')
+        second.settled()
+        first.offline(False)
+        first.wait(lambda: first.root("state") == "conflict", "the conflict")
+        said = first.text("#conflict-text")
+        assert "#4 play Ana 3-4 right" in said and "Yours, not stored: play 3-4 left" in said
+        first.tap('[data-resolve="drop"]')  # the other's is right: drop mine
+        first.settled()
+        first.wait(lambda: first.js("return !!document.querySelector('#events [data-seq=\"4\"]')"), "theirs shown")
+        assert first.text('#events [data-seq="4"]') == "#4 play Ana 3-4 right"
+        assert first.csp_violations() == [] and second.csp_violations() == []
+    finally:
+        first.quit()
+        second.quit()
+    assert _stored(server)[3:] == [{"type": "play", "player": "Ana", "tile": "3-4", "end": "right"}]
