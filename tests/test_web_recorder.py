@@ -91,6 +91,10 @@ def test_the_state_document(server: Server, tmp_path: Path) -> None:
     }
     assert len(doc["pad"]) == 28 and {t["state"] for t in doc["pad"]} == {"unknown"}
     assert doc["actions"] == {"pass": None, "draw": None, "block": None, "declare": None, "undo": None}
+    bad = server.client.get(f"/api/matches/{MATCH}/recorder?revealing=nope")
+    assert bad.status_code == 422 and bad.json()["error"].startswith("query.revealing: ")
+    many = server.client.get(f"/api/matches/{MATCH}/recorder?" + "&".join(["skip=Ana"] * 9))
+    assert many.status_code == 422 and "at most 8 items" in many.json()["error"]
 
     lines = "".join(json.dumps(_bare(e)) + "\n" for e in sim[1:4])  # the deal, 4-4, 3-4 left
     r = server.client.post(f"/api/matches/{MATCH}/events", content=lines, headers=_organiser(server))

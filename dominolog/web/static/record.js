@@ -26,7 +26,7 @@
   (function () {
     var m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
     if (m) {
-      store(TOKEN, decodeURIComponent(m[1]));
+      try { store(TOKEN, decodeURIComponent(m[1])); } catch (e) { /* a broken link: no token kept */ }
       history.replaceState(null, "", location.pathname + location.search);
     }
   })();
