@@ -5,6 +5,7 @@ screen only shows those answers, and a walk of one entry reads its text once."""
 
 from __future__ import annotations
 
+import ast
 import json
 import sys
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import dominolog.recording
 from dominolog.log import notation
 from dominolog.recording.entry import Recorder
 from dominolog.recording.journal import StoreJournal
@@ -171,3 +173,19 @@ def test_a_correction_answers_what_it_did(tmp_path: Path) -> None:
     assert [(r["seq"], r["event"]["tile"]) for r in fix["replaced"]] == [(9, "1-5")]
     assert [(r["seq"], r["event"]["type"]) for r in fix["again"]] == [(10, "pass")]
     assert answer.rest == "" and answer.done == "written"
+
+
+def test_recording_imports_no_face() -> None:
+    """``dominolog.recording`` is below the faces: none of its modules imports the terminal screens, the
+    server or the command line."""
+    faces = ("dominolog.tui", "dominolog.web", "dominolog.cli")
+    modules = sorted(Path(dominolog.recording.__file__).parent.glob("*.py"))
+    found = []
+    for path in modules:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            found += [(path.name, n) for n in names if n.startswith(faces)]
+    assert found == []
+    assert {p.name for p in modules} >= {"entry.py", "pad.py", "prompt.py"}

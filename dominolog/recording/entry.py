@@ -86,7 +86,7 @@ class Recorder:
         #: a tile entered alone that fits several places: the places to pick from
         self.choice: Choice | None = None
         #: the prompt last asked (what an empty entry answers)
-        self.asked = Prompt("none", "")
+        self.asked = expect(session, self.flow)
 
     def prompt(self) -> Prompt:
         """What the table is expected to do next (kept as :attr:`asked`)."""
