@@ -537,3 +537,34 @@ def test_two_phones_on_one_match_one_winner_per_seq(server: Server, tmp_path: Pa
         first.quit()
         second.quit()
     assert _stored(server)[3:] == [{"type": "play", "player": "Ana", "tile": "3-4", "end": "right"}]
+
+
+def test_a_spinner_place_and_a_seen_draw_by_taps_in_39(server: Server, tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    sim = [
+        json.loads(line)
+        for line in run_cli("simulate", "--variant", "39", "--seed", "1", cwd=tmp_path).out.splitlines()
+    ]
+    assert (sim[4]["end"], sim[5]["tile"]) == ("0-1:N", "1-4")
+    _start(server, variant="39")
+    _append(server, sim[1:4])  # the deal (hands known), Ben 0-1, Ben draws 0-6
+    doc = server.client.get(f"/api/matches/{MATCH}/recorder").json()
+    assert [d["body"] for d in doc["actions"]["declare"]] == ["!odd", "!even"]
+    phone = Phone(tmp_path)
+    try:
+        phone.open(f"{server.url}/m/{MATCH}/record#token={_table_token(server)}")
+        phone.tap('button[data-tile="0-2"]')  # on the spinner 0-1: north or east
+        phone.wait(lambda: phone.js("return document.querySelectorAll('#places [data-place]').length") == 2, "places")
+        places = phone.js("return [...document.querySelectorAll('#places [data-place]')].map(b => b.dataset.place)")
+        assert places == ["0-1:N", "0-1:E"]
+        phone.tap('#places [data-place="0-1:N"]')
+        phone.settled()
+        phone.tap('[data-action="draw"]')  # the tile drawn, seen: a tap on it
+        phone.tap('button[data-tile="1-4"]')
+        phone.settled()
+        assert phone.js("return document.querySelectorAll('[data-action=declare]').length") == 2
+        assert phone.csp_violations() == []
+    finally:
+        phone.quit()
+    assert _stored(server)[4:] == [_bare(sim[4]), _bare(sim[5])]
