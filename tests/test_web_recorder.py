@@ -106,8 +106,8 @@ def test_the_state_document(server: Server, tmp_path: Path) -> None:
     legal = sorted(t for t, v in pad.items() if v["state"] == "legal")
     assert legal == ["0-3", "0-4", "2-3", "3-6", "4-5", "4-6"]  # Ben's tiles fitting 3 and 4
     assert pad["0-0"]["state"] == "elsewhere"  # in Ana's hand
-    assert pad["3-6"]["places"] == [{"id": "left", "entry": "36L"}]
-    assert pad["4-6"]["places"] == [{"id": "right", "entry": "46R"}]
+    assert pad["3-6"]["places"] == [{"id": "left", "entry": "36L", "end": "3-4:W"}]
+    assert pad["4-6"]["places"] == [{"id": "right", "entry": "46R", "end": "4-4:E"}]
     hands = {h["player"]: h for h in doc["hands"]}
     assert (len(hands["Ana"]["known"]), hands["Ana"]["hidden"], hands["Ben"]["count"]) == (13, 0, 13)
     assert [(e["seq"], e["words"]) for e in doc["events"]] == [
@@ -191,9 +191,13 @@ def test_a_tile_that_fits_two_places_takes_two_taps(server: Server, tmp_path: Pa
         phone.wait(lambda: phone.js("return document.querySelectorAll('#places [data-place]').length") == 2, "places")
         places = phone.js("return [...document.querySelectorAll('#places [data-place]')].map(b => b.dataset.place)")
         assert places == ["left", "right"]
+        lit = phone.js(
+            "return [...document.querySelectorAll('#picture .lit')].map(g => [g.dataset.place, g.dataset.end])"
+        )
+        assert lit == [["left", "4-4:W"], ["right", "4-4:E"]]  # the places light up on the table
         assert phone.root("pending") == "0" and _stored(server)[-1]["tile"] == "4-4"  # nothing sent yet
         sizes = phone.js(
-            "return [...document.querySelectorAll('button[data-tile], [data-place], [data-action]')]"
+            "return [...document.querySelectorAll('button[data-tile], button[data-place], [data-action]')]"
             ".filter(b => b.offsetParent !== null).map(b => { var r = b.getBoundingClientRect();"
             " return [b.dataset.tile || b.dataset.place || b.dataset.action, r.width, r.height]; })"
         )
@@ -474,7 +478,7 @@ def test_a_spinner_place_and_a_seen_draw_by_taps_in_39(server: Server, tmp_path:
         phone.wait(lambda: phone.js("return document.querySelectorAll('#places [data-place]').length") == 2, "places")
         places = phone.js("return [...document.querySelectorAll('#places [data-place]')].map(b => b.dataset.place)")
         assert places == ["0-1:N", "0-1:E"]
-        phone.tap('#places [data-place="0-1:N"]')
+        phone.tap('#picture [data-place="0-1:N"]')  # a tap on the end lit on the table
         phone.settled()
         phone.tap('[data-action="draw"]')  # the tile drawn, seen: a tap on it
         phone.tap('button[data-tile="1-4"]')

@@ -17,7 +17,8 @@ The document:
 - ``pad``: the 28 tiles (:func:`dominolog.recording.pad.pad`), each with its ``state`` (``table``,
   ``legal``, ``held``: in the hand on move but not playable now, ``elsewhere``: known out of its reach,
   ``unknown``), ``holder``, ``active`` (a tap plays it), its ``places`` (each ``id``
-  ``left|right|<cell>:<side>``, ``first`` for a hand's first tile, and the entry playing it there) and
+  ``left|right|<cell>:<side>``, ``first`` for a hand's first tile, the entry playing it there, and
+  ``end``: the open end of the picture it is, its ``data-end``) and
   its ``draw`` entry (None when it cannot be drawn);
 - ``prompt``: ``kind``, ``text``, ``offer`` (an entry, or ``{"action": "reveal"}``), ``reveal`` (whose
   tiles are asked for);
@@ -156,15 +157,29 @@ def _pad(session: Session) -> list[dict[str, Any]]:
 
     hand = session.reducer.hand
     drawing = hand is not None and hand.over is None and hand.boneyard.count > 0
+    ends = _picture_ends(hand.layout) if hand is not None else {}
     out = []
     for t in pad(session):
         typed = t.tile.replace("-", "")
         doc = t.as_dict()
-        doc["places"] = [{"id": p or "first", "entry": typed + end_suffix(p)} for p in t.places]
+        doc["places"] = [{"id": p or "first", "entry": typed + end_suffix(p), "end": ends.get(p)} for p in t.places]
         held = t.holder is not None and t.holder != "boneyard"
         doc["draw"] = f"+{typed}" if drawing and t.state != "table" and not held else None
         out.append(doc)
     return out
+
+
+def _picture_ends(layout: Any) -> dict[str, str]:
+    """Each place's open end in the table's picture (its ``data-end``, as ``export --format svg`` names
+    it): a line's ``left`` and ``right`` are the west and east ends of the row it is drawn as; a
+    spinner's places are named as the picture's ends."""
+    from dominolog.layouts.line import LineLayout
+    from dominolog.layouts.picture import line_as_grid
+
+    if isinstance(layout, LineLayout):
+        sides = {s.dir: s.name for s in line_as_grid(layout).open_sides()}
+        return {place: sides[d] for place, d in (("left", "W"), ("right", "E")) if d in sides}
+    return {s.name: s.name for s in layout.open_sides()} if hasattr(layout, "open_sides") else {}
 
 
 def _agreement(state: Any, variant: Any, outcome: Any, hand_end: dict[str, Any], outcome_text: Any) -> dict[str, Any]:

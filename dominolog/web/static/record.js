@@ -209,6 +209,12 @@
     if (a) $("agreement-text").textContent = "Hand " + a.hand + ": " + a.result + ". " + a.player + ", do you agree?";
     if (doc.picture) $("picture").innerHTML = doc.picture;  // the server's SVG, every name escaped there
     else fill($("picture"), doc.picture_note ? [el("p", doc.picture_note)] : []);
+    if (mode && mode.kind === "choose") {  // the places light up on the table, a tap on one picks it
+      mode.places.forEach(function (p) {
+        var end = p.end && $("picture").querySelector('[data-end="' + CSS.escape(p.end) + '"]');
+        if (end) { end.classList.add("lit"); end.setAttribute("data-place", p.id); }
+      });
+    }
     var status = [];
     if (doc.turn) status.push(doc.turn + " to play");
     if (doc.points) status.push("hand " + doc.hand + ": " + pairs(doc.points));
@@ -393,7 +399,7 @@
   }
 
   root.addEventListener("click", function (ev) {
-    var b = ev.target.closest("button, li.undoable");
+    var b = ev.target.closest("button, li.undoable, #picture [data-place]");
     if (!b || !doc || b.disabled) return;
     if (b.dataset.tile) tapTile(b.dataset.tile);
     else if (b.dataset.place) {
