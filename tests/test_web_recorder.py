@@ -167,10 +167,16 @@ def test_a_whole_hand_by_taps_with_the_opponents_agreement(server: Server, tmp_p
         phone.tap('[data-action="agree"]')
         phone.settled()
         phone.wait(lambda: phone.js("return !!document.querySelector('#events [data-seq=\"31\"]')"), "the hand end")
+        # the next hand: the prompt's offer deals it, hands not seen, with the leader the rules name
+        phone.wait(lambda: phone.text('#offer [data-action="offer"]') == "deal, Ben leads", "the offer")
+        phone.tap('#offer [data-action="offer"]')
+        phone.settled()
+        phone.wait(lambda: phone.js("return !!document.querySelector('#events [data-seq=\"32\"]')"), "the deal")
         assert phone.csp_violations() == []
     finally:
         phone.quit()
     stored = _stored(server)
+    assert stored.pop() == {"type": "deal", "leader": "Ben", "hands": None}
     expected = [_bare(e) for e in sim[:29]]
     expected[0] = {"type": "match_start", "variant": "ghost13", "players": ["Ana", "Ben"], "id": MATCH}
     expected.append({"type": "note", "player": "Ana", "text": "agrees: hand 1: Ana 0, Ben 8"})
