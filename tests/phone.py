@@ -64,7 +64,7 @@ class Phone:
         self.cdp("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
     def settled(self) -> None:
-        self.wait(lambda: self.root("state") == "idle" and self.root("pending") == "0", "every entry stored")
+        self.wait(lambda: self.root("state") == "idle" and self.root("pending") == "0", "every entry stored", 20.0)
 
     def offline(self, off: bool) -> None:
         self.cdp("Network.emulateNetworkConditions", offline=off, latency=0, downloadThroughput=-1, uploadThroughput=-1)
