@@ -373,7 +373,10 @@ def test_a_slip_fixed_by_tapping_an_earlier_event_and_a_refused_entry(server: Se
         phone.tap('button[data-tile="3-6"]')  # Ben's answer, one place
         phone.settled()
         phone.wait(lambda: phone.js("return !!document.querySelector('#events li.undoable[data-seq=\"5\"]')"), "seq 5")
-        phone.tap('#events li[data-seq="4"]')  # back to the slip: two undos, nothing deleted
+        phone.tap('#events li[data-seq="4"]')  # back to the slip: a first tap asks
+        assert phone.text('#events li[data-seq="4"]') == "#4 play Ana 3-4 left · tap again: undo back to #4"
+        assert phone.root("pending") == "0"
+        phone.tap('#events li[data-seq="4"]')  # the second: two undos, nothing deleted
         phone.settled()
         phone.wait(lambda: phone.js("return !!document.querySelector('#events [data-seq=\"7\"]')"), "the undos")
         phone.tap('button[data-tile="3-4"]')

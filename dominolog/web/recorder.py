@@ -105,7 +105,7 @@ def page(match_id: str, players: list[str], variant: str | None) -> str:
         '<button type="button" class="action" data-resolve="keep">keep mine (after theirs)</button>'
         '<button type="button" class="action" data-resolve="drop">drop mine</button></section>'
         '<h2>Events</h2><ol id="queue" class="queue"></ol><ol id="events" class="events" reversed></ol>'
-        '<p class="help">Tap an earlier event of the hand to undo back to it.</p>'
+        '<p class="help">Tap an earlier event of the hand, then again, to undo back to it.</p>'
         "</main></body></html>\n"
     )
 

@@ -302,6 +302,10 @@
     fill($("events"), doc.events.slice().reverse().map(function (e) {
       var li = el("li", "#" + e.seq + " " + e.words, { "data-seq": String(e.seq), value: String(e.seq) });
       if (e.undo) { li.className = "undoable"; li.setAttribute("role", "button"); li.tabIndex = 0; }
+      if (e.undo && mode && mode.kind === "undo" && mode.seq === e.seq) {
+        li.className = "undoable asking";
+        li.appendChild(el("strong", " · tap again: " + e.undo.label));
+      }
       return li;
     }));
   }
@@ -409,9 +413,11 @@
     else if (b.dataset.reveal) tapReveal(b.dataset.reveal);
     else if (b.dataset.resolve) resolve(b.dataset.resolve);
     else if (b.dataset.action) tapAction(b);
-    else if (b.dataset.seq) {
+    else if (b.dataset.seq) {  // a first tap asks, a second undoes back to it (a stray tap writes nothing)
       var e = doc.events.filter(function (x) { return String(x.seq) === b.dataset.seq; })[0];
-      if (e && e.undo && !queue().entries.length) enqueue(e.undo);
+      if (!e || !e.undo || queue().entries.length) return;
+      if (mode && mode.kind === "undo" && mode.seq === e.seq) enqueue(e.undo);
+      else { mode = { kind: "undo", seq: e.seq }; show(); }
     }
   });
 
