@@ -246,8 +246,8 @@ def test_entries_made_offline_are_stored_once_each_in_order(server: Server, tmp_
         ]
         assert len(_stored(server)) == 3  # nothing reached the server
         # the writes still cut off (the page itself reachable): a reload keeps the queue
+        phone.cdp("Network.setBlockedURLs", urls=["*/events?seq=*"])  # (before going online: no retry gets through)
         phone.offline(False)
-        phone.cdp("Network.setBlockedURLs", urls=["*/events?seq=*"])
         phone.driver.refresh()
         phone.wait(lambda: phone.root("pending") == "4", "the queue after a reload")
         phone.cdp("Network.setBlockedURLs", urls=[])
