@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -288,3 +289,51 @@ def table_picture(name: str, records: list[Record], at: int | None = None, svg: 
     title = f"{state.variant}: {' vs '.join(state.players)}, hand {hand.number}, after seq {seq}"
     ends = ", ".join(f"{s.name} {s.value}" for s in grid.open_sides()) if isinstance(layout, GridLayout) else ""
     return svg_picture(grid, title, f"open ends: {ends}" if ends else "")
+
+
+def folded(name: str, records: list[Record]) -> tuple[MatchReport, dict[str, str], str | None]:
+    """The match's report, its ``meta`` and the time of its first event that has one (a CSV row's)."""
+    reducer = MatchReducer(name, 1)
+    for rec in records:
+        reducer.feed(rec)
+    meta = dict(reducer.state.meta) if reducer.state is not None else {}
+    first_at = next((rec.obj["at"] for rec in records if rec.obj and isinstance(rec.obj.get("at"), str)), None)
+    return reducer.report(), meta, first_at
+
+
+class Exported(Protocol):
+    """A match to export: its name, its records and its lines as stored."""
+
+    name: str
+
+    @property
+    def records(self) -> list[Record]: ...
+
+    def lines(self) -> list[bytes]: ...
+
+
+#: the formats :func:`export_chunks` writes (``export --format``; svg, text and html are a match's picture
+#: and score sheet, one a match)
+LOG_FORMATS = ("jsonl", "csv", "json", "dn")
+
+
+def export_chunks(matches: Iterable[Exported], fmt: str, scored: bool = False, long: bool = False) -> Iterable[bytes]:
+    """What ``dominolog export --format FMT`` writes for ``matches`` (one of :data:`LOG_FORMATS`), in
+    pieces: written a match at a time (memory flat in the size of the store), the notation whole (its
+    :class:`~dominolog.recording.notation.NotationWriteError` raised here, before any piece)."""
+    from dominolog.verify import document_chunks
+
+    if fmt == "jsonl":
+        return (line + b"\n" for m in matches for line in (scored_lines(m.records) if scored else m.lines()))
+    if fmt == "dn":
+        from dominolog.recording.notation import write_dn
+
+        return [write_dn(m.records for m in matches).encode("utf-8")]
+    if fmt == "csv":
+        rows_of = csv_long_rows if long else csv_rows
+        rows = (row for m in matches for row in rows_of(m.name, *folded(m.name, m.records)))
+        return (text.encode() for text in csv_chunks(rows, LONG_HEADER if long else CSV_HEADER))
+    if fmt == "json":
+        reports = (folded(m.name, m.records)[0].as_dict() for m in matches)
+        return (text.encode() for text in itertools.chain(document_chunks(reports), ["\n"]))
+    raise ValueError(f"export_chunks writes {', '.join(LOG_FORMATS)}, not {fmt}")

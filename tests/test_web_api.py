@@ -432,3 +432,20 @@ def test_the_organiser_manages_tokens_over_http(server: Server) -> None:
     assert gone.status_code == 200 and gone.json()["revoked"]
     assert post(server, "/api/matches/m1/events", PLAYS[0], token=table).status_code == 401
     assert server.client.delete("/api/tokens/t-nothing", headers=server.auth(server.organiser)).status_code == 404
+
+
+def test_a_write_to_a_match_not_begun_is_404_for_everyone(server: Server) -> None:
+    """A match is begun by the organiser (POST /api/matches): a table's token made for an id not stored
+    yet, the organiser's, a wrong one or none, all get 404 there, and nothing is stored."""
+    from dominolog.store import open_store
+
+    with open_store(server.db) as store:
+        _, table = store.create_token("table", "later")
+    for token in (table, server.organiser, "not-a-token", None):
+        for body in (START % "later", DEAL):
+            r = post(server, "/api/matches/later/events", body, token=token)
+            assert (r.status_code, r.json()) == (404, {"error": "no such match"}), token
+    assert server.client.get("/api/matches/later").status_code == 404
+    assert server.client.get("/api/matches").json() == {"matches": []}
+    begin(server, "later")  # the organiser begins it: then its table writes
+    assert post(server, "/api/matches/later/events", DEAL, token=table).status_code == 201

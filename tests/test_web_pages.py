@@ -80,6 +80,16 @@ def test_the_match_page_reads_without_javascript(server: Server) -> None:
     tags = _checked(page)
     assert any(t == "svg" for t, _ in tags.tags)  # the table, as export --format svg draws it
     assert [a["id"] for t, a in tags.tags if t == "li"] == ["seq-3", "seq-2", "seq-1"]
+    items = page[page.index('<ol class="events">') : page.index("</ol>")]
+    said = [t.strip() for t in parsed(items).text if t.strip()]
+    assert said == [
+        "3",
+        "play <script>alert(1)</script> 6-6",
+        "2",
+        "deal leader <script>alert(1)</script>",
+        "1",
+        'match_start ghost13 <script>alert(1)</script> vs "onmouseover=alert(2) x="',
+    ]
     board = "".join(parsed(server.client.get("/").text).text)
     assert "Ana" not in board and '"onmouseover=alert(2) x="' in board  # on move: the second player
     part = server.client.get("/m/m%3Ci%3E1/part")
@@ -150,7 +160,12 @@ def test_the_season_board_tables_and_standings(tmp_path: Path) -> None:
         assert tables.text.count("<svg") == len(ids)
         page = s.client.get("/standings?include_invalid=true")
         written = run_cli("standings", "--db", db, "--format", "html", "--include-invalid", cwd=tmp_path).out
-        assert page.status_code == 200 and page.text == written
+        live = '<main id="live" data-stream="/api/board/stream" data-part="/standings/part?include_invalid=true">'
+        served = written.replace("</head>", '<script src="/static/live.js" defer></script></head>').replace(
+            "<main>", live
+        )
+        assert page.status_code == 200 and page.text == served  # the page written, with its live part named
+        assert s.client.get("/api/standings?format=html&include_invalid=true").text == written
         style = re.search(r"<style>(.*?)</style>", page.text, re.S)
         assert style is not None
         digest = base64.b64encode(hashlib.sha256(style.group(1).encode()).digest()).decode()
@@ -160,4 +175,23 @@ def test_the_season_board_tables_and_standings(tmp_path: Path) -> None:
         assert s.client.get("/standings?since=nope").status_code == 422
         variant = ids[0]["variant"]
         one = run_cli("standings", "--db", db, "--format", "html", "--variant", variant, cwd=tmp_path).out
-        assert s.client.get(f"/standings?variant={variant}").text == one
+        assert s.client.get(f"/api/standings?format=html&variant={variant}").text == one
+
+
+def test_the_board_shows_the_last_time_written_and_whose_turn_in_words(server: Server) -> None:
+    """The last event column: the time of the last event that has one (not "-" when only the last has
+    none); the turn in words."""
+    lines = [
+        json.dumps({"type": "deal", "leader": HOSTILE[0], "hands": None, "at": "2026-11-27T19:00:00Z"}),
+        json.dumps({"type": "play", "player": HOSTILE[0], "tile": "6-6", "at": "2026-11-27T19:00:07Z"}),
+        json.dumps({"type": "play", "player": HOSTILE[1], "tile": "6-5", "end": "right"}),
+    ]
+    for line in lines:
+        r = server.client.post("/api/matches/m%3Ci%3E1/events", content=line, headers=_json(server))
+        assert r.status_code == 201, r.text
+    tags = parsed(server.client.get("/").text)
+    cells = [t for t in tags.text if t.strip()]
+    row = cells[cells.index("last event") + 1 :]
+    assert row[-3:] == [f"{HOSTILE[0]} to play", "open", "2026-11-27T19:00:07Z"]
+    page = "".join(parsed(server.client.get("/m/m%3Ci%3E1").text).text)
+    assert "2026-11-27T19:00:07Z" in page and f"play {HOSTILE[1]} 6-5 right" in page

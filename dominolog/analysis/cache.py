@@ -44,6 +44,22 @@ def settings_of(
     return out
 
 
+def settings_for(
+    variant: str | None,
+    hand: int | None = None,
+    from_seq: int = 0,
+    last: int | None = None,
+    samples: int = 20,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The settings key of ``dominolog analyze`` on a match of ``variant`` (samples and seed only for
+    the sampled variants; the defaults are the command's)."""
+    from dominolog.analysis.sampling import SAMPLED
+
+    sampled = variant in SAMPLED
+    return settings_of(samples if sampled else None, seed if sampled else None, hand, from_seq, last)
+
+
 def is_whole(settings: dict[str, Any]) -> bool:
     return not any(k in settings for k in PART)
 

@@ -197,11 +197,9 @@ def _review_of(
 
 
 def _settings(variant: str | None, hand: int | None, from_seq: int, last: int | None, samples: int, seed: int):  # type: ignore[no-untyped-def]
-    from dominolog.analysis.cache import settings_of
-    from dominolog.analysis.sampling import SAMPLED
+    from dominolog.analysis.cache import settings_for
 
-    sampled = variant in SAMPLED
-    return settings_of(samples if sampled else None, seed if sampled else None, hand, from_seq, last)
+    return settings_for(variant, hand, from_seq, last, samples, seed)
 
 
 def _stored_reviews(

@@ -3,7 +3,6 @@ sheets (HTML, with the audit report of a match that breaks the rules beside each
 
 from __future__ import annotations
 
-import itertools
 import os
 import shlex
 import sys
@@ -35,7 +34,6 @@ if TYPE_CHECKING:  # imported when the command runs
     from collections.abc import Iterable
 
     from dominolog.log.reader import MatchLog, Record
-    from dominolog.reducer import MatchReport
     from dominolog.store import Store
 
 
@@ -115,22 +113,6 @@ def _gather(targets: list[str], every: bool, db: str | None) -> tuple[list[_Matc
     return out, store
 
 
-def _report(name: str, records: list[Record]) -> MatchReport:
-    return _fold(name, records)[0]
-
-
-def _fold(name: str, records: list[Record]) -> tuple[MatchReport, dict[str, str], str | None]:
-    """The match's report, its ``meta`` and the time of its first event that has one."""
-    from dominolog.reducer import MatchReducer
-
-    reducer = MatchReducer(name, 1)
-    for rec in records:
-        reducer.feed(rec)
-    meta = dict(reducer.state.meta) if reducer.state is not None else {}
-    first_at = next((rec.obj["at"] for rec in records if rec.obj and isinstance(rec.obj.get("at"), str)), None)
-    return reducer.report(), meta, first_at
-
-
 #: the format an ``--out`` file's suffix asks for
 SUFFIXES = {
     ".svg": "svg",
@@ -192,9 +174,8 @@ def export(
     ] = None,
 ) -> None:
     """Export matches from the store (ids, or --all) or from log files."""
-    from dominolog.export import CSV_HEADER, LONG_HEADER, csv_chunks, csv_long_rows, csv_rows, scored_lines
-    from dominolog.recording.notation import NotationWriteError, write_dn
-    from dominolog.verify import document_chunks
+    from dominolog.export import export_chunks
+    from dominolog.recording.notation import NotationWriteError
 
     targets = targets or []
     if fmt is None:
@@ -224,24 +205,12 @@ def export(
         if store is not None:
             store.close()
         return
-    # written a match at a time (memory flat in the size of the store); the notation is written whole
-    chunks: Iterable[bytes]
-    if fmt is Format.jsonl:
-        chunks = (line + b"\n" for m in matches for line in (scored_lines(m.records) if scored else m.lines()))
-    elif fmt is Format.dn:
-        try:
-            chunks = [write_dn(m.records for m in matches).encode("utf-8")]
-        except NotationWriteError as exc:
-            if store is not None:
-                store.close()
-            fail(f"cannot write the notation: {shown(str(exc), 2000)}", 1)
-    elif fmt is Format.csv:
-        rows_of = csv_long_rows if long else csv_rows
-        rows = (row for m in matches for row in rows_of(m.name, *_fold(m.name, m.records)))
-        chunks = (text.encode() for text in csv_chunks(rows, LONG_HEADER if long else CSV_HEADER))
-    else:
-        reports = (_report(m.name, m.records).as_dict() for m in matches)
-        chunks = (text.encode() for text in itertools.chain(document_chunks(reports), ["\n"]))
+    try:
+        chunks = export_chunks(matches, fmt.value, scored, long)
+    except NotationWriteError as exc:
+        if store is not None:
+            store.close()
+        fail(f"cannot write the notation: {shown(str(exc), 2000)}", 1)
     try:
         _write_chunks(chunks, out)
     finally:

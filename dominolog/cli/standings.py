@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from dominolog.cli.common import DB_METAVAR, DEFAULT_DB, VARIANT_NAMES, fail, read_matches, store_or_fail
+from dominolog.cli.common import DB_METAVAR, DEFAULT_DB, fail, read_matches, store_or_fail
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
@@ -63,22 +63,12 @@ NEEDS_A_STORE = "--loss: analyses are kept in a store: dominolog analyze ID --db
 
 def _from_store(db: str, loss: bool = False) -> tuple[list[MatchSummary], dict[str, Analysed]]:
     """Every match of the store, and with ``loss`` the analysis it keeps of each (at the match's head)."""
-    from dominolog.club.standings import Analysed, match_summary
+    from dominolog.club.standings_query import store_summaries
 
-    analyses: dict[str, Analysed] = {}
     with store_or_fail(db, create=False, write=False) as store:
-        out = [match_summary(mid, [rec for rec, _ in store.records(mid)], mid) for mid in store.match_ids()]
-        if loss:
-            from dominolog.analysis.shown import ReviewError, kept_shown
-
-            for s in out:
-                try:
-                    review, whole = kept_shown(store, s.match_id, s.head)
-                except ReviewError as exc:
-                    typer.echo(f"dominolog: {shown(str(exc), 400)}: not counted", err=True)
-                    continue
-                if review is not None:
-                    analyses[s.match_id] = Analysed(review.decisions, whole)
+        out, analyses, warnings = store_summaries(store, loss)
+    for warning in warnings:
+        typer.echo(f"dominolog: {warning}", err=True)
     return out, analyses
 
 
@@ -156,21 +146,13 @@ def standings_cmd(
         fail("give log files or --db, not both")
     if files and loss:
         fail(NEEDS_A_STORE)
-    from dominolog.club.standings import Filters, parse_day, parse_meta, standings
+    from dominolog.club.standings import standings
+    from dominolog.club.standings_query import filters_of, rendered
 
-    if variant is not None and variant not in VARIANT_NAMES:
-        fail(f"unknown variant {shown(variant, 100)!r} (known: {', '.join(sorted(VARIANT_NAMES))})")
     try:
-        filters = Filters(
-            variant,
-            parse_meta(meta or []),
-            parse_day(since) if since is not None else None,
-            parse_day(until) if until is not None else None,
-        )
+        filters = filters_of(variant, meta, since, until)
     except ValueError as exc:
-        fail(f"{shown(str(exc), 400)}")
-    if filters.since and filters.until and filters.since > filters.until:
-        fail(f"--since {filters.since} is after --until {filters.until}")
+        fail(str(exc))
     if fmt is None:
         by_suffix = SUFFIXES.get(out.suffix.lower()) if out is not None else None
         fmt = Format(by_suffix) if by_suffix else Format.text
@@ -181,23 +163,8 @@ def standings_cmd(
         store_path = db if db is not None else os.environ.get("DOMINOLOG_DB") or DEFAULT_DB
         summaries, analyses = _from_store(store_path, loss)
     result = standings(summaries, filters, include_invalid, analyses if loss else None)
-    if fmt is Format.text:
-        from dominolog.club.standings_render import render_text
-
-        width = shutil.get_terminal_size((100, 24)).columns if out is None and sys.stdout.isatty() else 100
-        text = render_text(result, max(width, 80))
-    elif fmt is Format.csv:
-        from dominolog.club.standings_render import render_csv
-
-        text = render_csv(result)
-    elif fmt is Format.json:
-        from dominolog.club.standings_render import render_json
-
-        text = render_json(result)
-    else:
-        from dominolog.club.standings_html import render_html
-
-        text = render_html(result)
+    width = shutil.get_terminal_size((100, 24)).columns if out is None and sys.stdout.isatty() else 100
+    text = rendered(result, fmt.value, width)
     if out is None:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -38,6 +38,11 @@ from dominolog.textsafe import shown
 SCHEMA_VERSION = "1"
 APP = "dominolog"
 SQLITE_HEADER = b"SQLite format 3\x00"
+#: the files (device, inode) whose header this process has read: not read again. Closing a file
+#: descriptor drops every POSIX lock the process holds on that file, SQLite's too: another process
+#: could then take a store that this one still uses (a server's other connections) as unused, and
+#: remove its ``-wal`` and ``-shm`` under them ("disk I/O error", "database disk image is malformed").
+_HEADER_READ: set[tuple[int, int]] = set()
 #: PRAGMA application_id of a dominolog store: the bytes "DmLg" (stores made before it have 0)
 APPLICATION_ID = int.from_bytes(b"DmLg", "big")
 
@@ -132,11 +137,7 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
             raise StoreError(f"{p}: is a folder, not a database file")
         if not stat.S_ISREG(st.st_mode):
             raise StoreError(f"{p}: not a regular file (a FIFO, a device, ...): a store is a SQLite file")
-        try:
-            with open(p, "rb") as fh:
-                header = fh.read(100)
-        except OSError as exc:
-            raise StoreError(f"{p}: cannot read: {exc.strerror or exc}") from None
+        header = b"" if (st.st_dev, st.st_ino) in _HEADER_READ else _header(p)
         if header and not header.startswith(SQLITE_HEADER):
             raise StoreError(f"{p}: not a SQLite database (a dominolog store is one)")
         if len(header) >= 72:
@@ -145,6 +146,8 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
                 raise StoreError(
                     f"{p}: a database of another program (application id {app_id:#010x}), not a dominolog store"
                 )
+        if len(header) >= 72:
+            _HEADER_READ.add((st.st_dev, st.st_ino))
     read_only = st is not None and (not st.st_mode & 0o222 or _read_only_folder(p))
     if read_only and write:
         raise ReadOnlyError(
@@ -167,6 +170,14 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
         if "locked" in str(exc) or "busy" in str(exc):
             raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
         raise DamagedStoreError(f"{p}: the store is damaged ({exc})") from None
+
+
+def _header(p: Path) -> bytes:
+    try:
+        with open(p, "rb") as fh:
+            return fh.read(100)
+    except OSError as exc:
+        raise StoreError(f"{p}: cannot read: {exc.strerror or exc}") from None
 
 
 def _read_only_folder(p: Path) -> bool:

@@ -6,7 +6,8 @@
 - ``GET /api/matches/{id}/stream``: Server-Sent Events, one a stored event (``id:`` its seq, ``data:``
   its line), from the head, or after ``Last-Event-ID`` / ``?after=SEQ``;
 - ``POST /api/matches`` (the organiser): a match_start or a header, and any events after it;
-- ``POST /api/matches/{id}/events`` (the match's table, or the organiser): events, each durable before
+- ``POST /api/matches/{id}/events`` (the match's table, or the organiser; ``404`` for a match not
+  begun, whoever asks): events, each durable before
   the answer ``201 {"seqs": [...], "head": "..."}`` (:mod:`dominolog.web.writing`); ``?seq=N`` the
   seq the first must get; ``Idempotency-Key``: a retry gets the first answer.
 """
@@ -22,6 +23,7 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from dominolog.web.auth import writer
+from dominolog.web.ids import MatchId
 from dominolog.web.writing import Answer, BadBody, append_lines, first_match, kind_of, lines_of
 
 if TYPE_CHECKING:
@@ -57,7 +59,7 @@ def list_matches(
 
 
 @router.get("/matches/{match_id}", summary="One match verified (the document of `dominolog verify --json`)")
-def verify_match(request: Request, match_id: str) -> Response:
+def verify_match(request: Request, match_id: MatchId) -> Response:
     from dominolog.store import verify_stored
     from dominolog.verify import document_chunks
 
@@ -68,7 +70,7 @@ def verify_match(request: Request, match_id: str) -> Response:
 
 
 @router.get("/matches/{match_id}/events", summary="The stored lines after seq `after` (JSON Lines, byte for byte)")
-def events(request: Request, match_id: str, after: Annotated[int, Query(ge=0)] = 0) -> Response:
+def events(request: Request, match_id: MatchId, after: Annotated[int, Query(ge=0)] = 0) -> Response:
     store = web(request).stores.get()
     _known(store, match_id)
     body = b"".join(rec.data + b"\n" for rec, _ in store.records(match_id, after))
@@ -87,7 +89,7 @@ def _message(seq: int, data: bytes) -> str:
 )
 async def stream(
     request: Request,
-    match_id: str,
+    match_id: MatchId,
     after: Annotated[int | None, Query(ge=0)] = None,
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> StreamingResponse:
@@ -150,7 +152,7 @@ async def create_match(request: Request, idempotency_key: Annotated[str | None, 
 )
 async def append_events(
     request: Request,
-    match_id: str,
+    match_id: MatchId,
     seq: Annotated[int | None, Query(ge=1)] = None,
     idempotency_key: Annotated[str | None, Header()] = None,
 ) -> Response:
@@ -166,6 +168,8 @@ def _write(
     events appended (:func:`dominolog.web.writing.append_lines`) and the answer kept under the key."""
     from dominolog.store.access import KEY_LIMIT, TakenKey
 
+    if match_id is not None:
+        _known(store, match_id)  # (for everyone: a match is begun by the organiser, POST /api/matches)
     token = writer(request, store, match_id)
     app.rate.check(token.id)
     if key is not None and not (0 < len(key) <= KEY_LIMIT and key.isascii() and key.isprintable()):

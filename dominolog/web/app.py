@@ -101,7 +101,8 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
 def create_app(target: str, rate: int = RATE) -> FastAPI:
     """The app serving the store ``target`` (a SQLite file or a PostgreSQL URL, which must exist)."""
     from dominolog import __version__
-    from dominolog.web import api, pages, recorder, tokens_api
+    from dominolog.web import api, pages, recorder, results, tokens_api
+    from dominolog.web.ids import MatchIds
 
     web = Web(target, rate)
 
@@ -149,8 +150,10 @@ def create_app(target: str, rate: int = RATE) -> FastAPI:
     app.include_router(api.router)
     app.include_router(tokens_api.router)
     app.include_router(recorder.router)
+    app.include_router(results.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(resources.files("dominolog.web") / "static")), name="static")
+    app.add_middleware(MatchIds)
     return Guard(app)  # type: ignore[return-value]
 
 

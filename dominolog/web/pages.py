@@ -5,21 +5,22 @@ page, fetching the page's live part again (``.../part``) when the stream says so
 - ``/``: the evening's board, every match: table, players, variant, hand, totals, whose turn,
   status, the time of its last event;
 - ``/m/{id}``: one match: the table as ``export --format svg`` draws it, the scores, the events
-  with the violations ``verify`` finds marked;
+  in words (as ``show`` says them) with the violations ``verify`` finds marked, links to its
+  results (:mod:`dominolog.web.results`);
 - ``/tables``: every table's picture and score at once (a projector);
-- ``/standings``: the page ``dominolog standings --format html`` writes (the same filters), made
-  afresh at each request.
+- ``/standings``: the page ``dominolog standings --format html`` writes (the same filters), its
+  ``<main>`` the live part (``/standings/part``), fetched again when any match moves.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse
 
 from dominolog.club.page import esc
+from dominolog.web.ids import MatchId, api_href, href
 
 if TYPE_CHECKING:
     from dominolog.store import Store
@@ -33,17 +34,14 @@ def _frame(title: str, body: str, stream: str, part: str) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title>"
         '<link rel="stylesheet" href="/static/web.css"><script src="/static/live.js" defer></script></head>'
-        f'<body><header><a href="/">dominolog</a> <span class="live-state" id="live-state"></span></header>'
+        f'<body><header><a href="/">dominolog</a> <nav><a href="/">board</a> <a href="/tables">tables</a> '
+        '<a href="/standings">standings</a></nav> <span class="live-state" id="live-state"></span></header>'
         f'<main id="live" data-stream="{esc(stream)}" data-part="{esc(part)}">{body}</main></body></html>\n'
     )
 
 
 def _web_store(request: Request) -> Store:
     return request.app.state.web.stores.get()  # type: ignore[no-any-return]
-
-
-def _href(match_id: str) -> str:
-    return "/m/" + quote(match_id, safe="")
 
 
 def _players(value: Any) -> str:
@@ -67,10 +65,29 @@ def board_rows(store: Store) -> list[dict[str, Any]]:
         hand = state.hand if state is not None else None
         r["hand"] = hand.number if hand is not None else (len(state.results) if state is not None else 0)
         r["turn"] = on_move(reducer)
-        last = store.records(r["id"], max(0, r["events"] - 1))
-        at = last[-1][0].obj.get("at") if last and last[-1][0].obj is not None else None
-        r["last_at"] = at if isinstance(at, str) else None
+        r["turn_words"] = _turn_words(r["turn"], r["status"], hand is not None, r["events"])
+        r["last_at"] = _last_at(store, r["id"])
     return rows
+
+
+def _turn_words(turn: str | None, status: str, open_hand: bool, events: int) -> str:
+    """Whose turn, in words."""
+    if turn is not None:
+        return f"{turn} to play"
+    if status == "complete":
+        return "match over"
+    if open_hand:
+        return "hand in play"
+    return "waiting for the deal" if events else "not started"
+
+
+def _last_at(store: Store, match_id: str) -> str | None:
+    """The time of the match's last event that has one (``at``)."""
+    for rec, _ in reversed(store.records(match_id)):
+        at = rec.obj.get("at") if rec.obj is not None else None
+        if isinstance(at, str):
+            return at
+    return None
 
 
 def board_part(store: Store) -> str:
@@ -86,9 +103,9 @@ def board_part(store: Store) -> str:
         meta = r["meta"] if isinstance(r["meta"], dict) else {}
         out.append(
             f'<tr class="{esc(r["status"])}"><td>{esc(meta.get("table", ""))}</td>'
-            f'<td><a href="{esc(_href(r["id"]))}">{esc(r["id"])}</a></td><td>{esc(_players(r["players"]))}</td>'
+            f'<td><a href="{esc(href(r["id"]))}">{esc(r["id"])}</a></td><td>{esc(_players(r["players"]))}</td>'
             f"<td>{esc(r['variant'] or '?')}</td><td>{r['hand']}</td><td>{esc(_totals(r['totals']))}</td>"
-            f"<td>{esc(r['turn'] or '-')}</td><td>{esc(r['status'])}</td><td>{esc(r['last_at'] or '-')}</td></tr>"
+            f"<td>{esc(r['turn_words'])}</td><td>{esc(r['status'])}</td><td>{esc(r['last_at'] or '-')}</td></tr>"
         )
     out.append("</tbody></table>")
     return "".join(out)
@@ -108,6 +125,7 @@ def board_fragment(request: Request) -> HTMLResponse:
 def match_part(store: Store, match_id: str) -> tuple[str, int]:
     """The live part of ``/m/{id}`` and the seq of its last event."""
     from dominolog.export import NoPicture, table_picture
+    from dominolog.log.words import describe_record
     from dominolog.store import verify_stored
 
     if not store.has_match(match_id):
@@ -127,6 +145,10 @@ def match_part(store: Store, match_id: str) -> tuple[str, int]:
         f'<p class="summary">{esc(report.variant or "?")}: {esc(", ".join(report.players))}; '
         f'<span class="status {status}">{status}</span>; {len(report.hands)} hand{"s" * (len(report.hands) != 1)} '
         f"played; head <code>{esc(report.head[:10])}</code></p>",
+        f'<p class="results"><a href="{esc(href(match_id, "/sheet"))}">score sheet</a> · '
+        f'<a href="{esc(href(match_id, "/audit"))}">audit report</a> · '
+        f'<a href="{esc(href(match_id, "/analysis"))}">analysis</a> · '
+        f'<a href="{esc(api_href(match_id, "/export?format=jsonl"))}">the log (JSON Lines)</a></p>',
         f'<div class="table-picture">{picture}</div>',
         '<h2>Scores</h2><table class="scores"><thead><tr><th>hand</th><th>end</th><th>winner</th><th>points</th>'
         "</tr></thead><tbody>",
@@ -147,11 +169,16 @@ def match_part(store: Store, match_id: str) -> tuple[str, int]:
         cls = ' class="violation"' if issues else ""
         said = "".join(f'<span class="issue">{esc(i)}</span>' for i in issues)
         out.append(
-            f'<li value="{rec.seq}" id="seq-{rec.seq}"{cls}><code>{esc(rec.data.decode("utf-8", "replace"), 300)}'
-            f"</code>{said}</li>"
+            f'<li value="{rec.seq}" id="seq-{rec.seq}"{cls}><span class="seq">{rec.seq}</span> '
+            f"{esc(describe_record(rec), 300)}{_at(rec)}{said}</li>"
         )
     out.append("</ol>")
     return "".join(out), records[-1].seq if records else 0
+
+
+def _at(rec: Any) -> str:
+    at = rec.obj.get("at") if rec.obj is not None else None
+    return f' <time class="at">{esc(at, 40)}</time>' if isinstance(at, str) else ""
 
 
 def _winner(value: Any) -> str:
@@ -161,14 +188,14 @@ def _winner(value: Any) -> str:
 
 
 @router.get("/m/{match_id}", response_class=HTMLResponse)
-def follow(request: Request, match_id: str) -> HTMLResponse:
+def follow(request: Request, match_id: MatchId) -> HTMLResponse:
     part, last = match_part(_web_store(request), match_id)
-    stream = f"/api/matches/{quote(match_id, safe='')}/stream?after={last}"
-    return HTMLResponse(_frame(match_id, part, stream, _href(match_id) + "/part"))
+    stream = api_href(match_id, f"/stream?after={last}")
+    return HTMLResponse(_frame(match_id, part, stream, href(match_id) + "/part"))
 
 
 @router.get("/m/{match_id}/part", response_class=HTMLResponse)
-def follow_fragment(request: Request, match_id: str) -> HTMLResponse:
+def follow_fragment(request: Request, match_id: MatchId) -> HTMLResponse:
     return HTMLResponse(match_part(_web_store(request), match_id)[0], headers={"Cache-Control": "no-store"})
 
 
@@ -187,8 +214,8 @@ def tables_part(store: Store) -> str:
             picture = '<p class="note">no hand yet</p>'
         table = f"table {esc(meta['table'])}: " if "table" in meta else ""
         out.append(
-            f'<section class="one-table"><h2>{table}<a href="{esc(_href(r["id"]))}">{esc(r["id"])}</a></h2>'
-            f"<p>{esc(_totals(r['totals']))}; hand {r['hand']}; on move {esc(r['turn'] or '-')}; {esc(r['status'])}</p>"
+            f'<section class="one-table"><h2>{table}<a href="{esc(href(r["id"]))}">{esc(r["id"])}</a></h2>'
+            f"<p>{esc(_totals(r['totals']))}; hand {r['hand']}; {esc(r['turn_words'])}; {esc(r['status'])}</p>"
             f'<div class="table-picture">{picture}</div></section>'
         )
     out.append("</div>")
@@ -205,6 +232,19 @@ def tables_fragment(request: Request) -> HTMLResponse:
     return HTMLResponse(tables_part(_web_store(request)), headers={"Cache-Control": "no-store"})
 
 
+def _standings_html(
+    request: Request,
+    variant: str | None,
+    since: str | None,
+    until: str | None,
+    meta: list[str] | None,
+    include_invalid: bool,
+) -> str:
+    from dominolog.web.results import standings_of
+
+    return standings_of(_web_store(request), "html", variant, meta, since, until, include_invalid)
+
+
 @router.get("/standings", response_class=HTMLResponse)
 def standings_page(
     request: Request,
@@ -214,32 +254,29 @@ def standings_page(
     meta: Annotated[list[str] | None, Query()] = None,
     include_invalid: bool = False,
 ) -> HTMLResponse:
-    """The page ``dominolog standings --db --format html`` writes, with the same filters, made afresh
-    from the store at each request. Its style sheet is inline: the CSP names its hash."""
-    import base64
-    import hashlib
-    import re
+    """The page ``dominolog standings --db --format html`` writes (``GET /api/standings?format=html``,
+    the same filters), made afresh at each request, kept current: its ``<main>`` is the live part
+    (``/standings/part``, same query), fetched again each time any match moves. Its style sheet is
+    inline: the policy names its hash."""
+    from dominolog.web.shared import inline_csp
 
-    from dominolog.club.standings import Filters, match_summary, parse_day, parse_meta, standings
-    from dominolog.club.standings_html import render_html
+    text = _standings_html(request, variant, since, until, meta, include_invalid)
+    query = request.url.query
+    part = "/standings/part" + (f"?{query}" if query else "")
+    live = f'<main id="live" data-stream="/api/board/stream" data-part="{esc(part, 4000)}">'
+    text = text.replace("</head>", '<script src="/static/live.js" defer></script></head>', 1).replace("<main>", live, 1)
+    return HTMLResponse(text, headers={"Content-Security-Policy": inline_csp(text)})
 
-    store = _web_store(request)
-    try:
-        filters = Filters(
-            variant,
-            parse_meta(meta or []),
-            parse_day(since) if since is not None else None,
-            parse_day(until) if until is not None else None,
-        )
-    except ValueError as exc:
-        raise HTTPException(422, str(exc)) from None
-    summaries = [match_summary(mid, [rec for rec, _ in store.records(mid)], mid) for mid in store.match_ids()]
-    text = render_html(standings(summaries, filters, include_invalid))
-    hashes = " ".join(
-        f"'sha256-{base64.b64encode(hashlib.sha256(css.encode()).digest()).decode()}'"
-        for css in re.findall(r"<style>(.*?)</style>", text, re.S)
-    )
-    from dominolog.web.shared import CSP
 
-    csp = CSP.replace("style-src 'self'", f"style-src 'self' {hashes}")
-    return HTMLResponse(text, headers={"Content-Security-Policy": csp})
+@router.get("/standings/part", response_class=HTMLResponse)
+def standings_fragment(
+    request: Request,
+    variant: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    meta: Annotated[list[str] | None, Query()] = None,
+    include_invalid: bool = False,
+) -> HTMLResponse:
+    text = _standings_html(request, variant, since, until, meta, include_invalid)
+    inner = text[text.index("<main>") + len("<main>") : text.rindex("</main>")]
+    return HTMLResponse(inner, headers={"Cache-Control": "no-store"})

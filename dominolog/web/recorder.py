@@ -12,12 +12,12 @@ The page writes through ``POST /api/matches/{id}/events`` with the table's token
 from __future__ import annotations
 
 from typing import Annotated, Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from dominolog.club.page import esc
+from dominolog.web.ids import MatchId, api_href, href
 
 router = APIRouter()
 
@@ -41,7 +41,7 @@ def _state(web: Any, match_id: str, revealing: bool, skipped: tuple[str, ...]) -
 )
 async def recorder_document(
     request: Request,
-    match_id: str,
+    match_id: MatchId,
     revealing: bool = False,
     skip: Annotated[list[str] | None, Query(max_length=8)] = None,
 ) -> JSONResponse:
@@ -65,7 +65,7 @@ ACTIONS = [
 
 def page(match_id: str, players: list[str], variant: str | None) -> str:
     """The recorder page: its frame, filled in by ``record.js`` from the state document."""
-    api = "/api/matches/" + quote(match_id, safe="")
+    api = api_href(match_id)
     tiles = "".join(
         f'<button type="button" class="tile" data-tile="{a}-{b}" disabled>'
         f'<span class="half">{a}</span><span class="half">{b}</span></button>'
@@ -83,7 +83,7 @@ def page(match_id: str, players: list[str], variant: str | None) -> str:
         '<link rel="stylesheet" href="/static/record.css"><script src="/static/record.js" defer></script></head>'
         f'<body><main id="recorder" data-state="idle" data-pending="0" data-match="{esc(match_id)}" '
         f'data-api="{esc(api)}">'
-        f'<header><a href="/m/{esc(quote(match_id, safe=""))}">{esc(match_id)}</a> '
+        f'<header><a href="{esc(href(match_id))}">{esc(match_id)}</a> '
         f'<span class="who">{esc(variant or "?")}: {esc(", ".join(players))}</span></header>'
         '<p id="banner" class="banner" role="status" aria-live="polite"></p>'
         '<p id="prompt" class="prompt"></p>'
@@ -111,7 +111,7 @@ def page(match_id: str, players: list[str], variant: str | None) -> str:
 
 
 @router.get("/m/{match_id}/record", response_class=HTMLResponse, include_in_schema=False)
-async def record_page(request: Request, match_id: str) -> HTMLResponse:
+async def record_page(request: Request, match_id: MatchId) -> HTMLResponse:
     web = _web(request)
 
     def read(store: Any) -> tuple[list[str], str | None] | None:
