@@ -184,6 +184,8 @@ def test_a_whole_hand_by_taps_with_the_opponents_agreement(server: Server, tmp_p
     assert stored == expected
     sheet = run_cli("export", MATCH, "--db", server.db, "--format", "html", cwd=tmp_path).out
     assert '<span class="agreed">agreed by Ana</span>' in sheet
+    served = server.client.get(f"/m/{MATCH}/sheet")
+    assert served.status_code == 200 and '<span class="agreed">agreed by Ana</span>' in served.text
 
 
 def test_a_tile_that_fits_two_places_takes_two_taps(server: Server, tmp_path: Path) -> None:
@@ -296,8 +298,8 @@ def test_a_hostile_name_is_shown_as_text(server: Server, tmp_path: Path) -> None
     from selenium.common.exceptions import NoAlertPresentException
 
     hostile = ["<script>alert(1)</script>", '"onmouseover=alert(2) x="']
-    _start(server, hostile, "m<i>2")
-    page = server.client.get("/m/m%3Ci%3E2/record")
+    _start(server, hostile, "m<i>/2")
+    page = server.client.get("/m/m%3Ci%3E%2F2/record")
     assert page.status_code == 200
     tags = parsed(page.text)
     assert [a for t, a in tags.tags if t == "script"] == [{"src": "/static/record.js", "defer": None}]
@@ -305,12 +307,12 @@ def test_a_hostile_name_is_shown_as_text(server: Server, tmp_path: Path) -> None
     assert '<script>alert(1)</script>, "onmouseover=alert(2) x="' in "".join(tags.text)
     deal = {"type": "deal", "leader": hostile[0], "hands": None}
     r = server.client.post(
-        "/api/matches/m%3Ci%3E2/events", content=json.dumps(deal), headers=_organiser(server, "application/json")
+        "/api/matches/m%3Ci%3E%2F2/events", content=json.dumps(deal), headers=_organiser(server, "application/json")
     )
     assert r.status_code == 201, r.text
     phone = Phone(tmp_path)
     try:
-        phone.open(f"{server.url}/m/m%3Ci%3E2/record")
+        phone.open(f"{server.url}/m/m%3Ci%3E%2F2/record")
         phone.wait(lambda: "to play" in phone.text("#status"), "whose turn")
         assert phone.text("#status").startswith("<script>alert(1)</script> to play")
         with pytest.raises(NoAlertPresentException):
@@ -320,7 +322,7 @@ def test_a_hostile_name_is_shown_as_text(server: Server, tmp_path: Path) -> None
         # opened without the table card's token: an entry stays queued, and the page says why
         phone.tap('[data-action="pass"]')
         phone.wait(lambda: phone.text("#banner").startswith("not sent: a write needs a token"), "the refusal")
-        assert phone.root("pending") == "1" and len(_stored(server, "m%3Ci%3E2")) == 2
+        assert phone.root("pending") == "1" and len(_stored(server, "m%3Ci%3E%2F2")) == 2
         assert phone.csp_violations() == []
     finally:
         phone.quit()
