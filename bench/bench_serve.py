@@ -4,7 +4,7 @@ weight of the pages. Loopback only, bounded runs.
 Run as a script (it is not a test)::
 
     python bench/bench_serve.py [--db PATH|postgresql://...] [--workers N] [--tables 50] [--events 20]
-                                [--followers 500] [--rounds 5]
+                                [--followers 500] [--rounds 5] [--pace 10]
 
 It starts the installed ``dominolog serve`` (the console script beside this Python) on a free loopback
 port, on a new SQLite store in a temp folder unless ``--db`` names one, with the rate limit raised out
@@ -12,7 +12,10 @@ of the way, and measures:
 
 - appends: ``--tables`` simulated tables at once (one asyncio task and connection each), each posting
   ``--events`` events one after the other (each durable before its answer): appends a second over the
-  wall time, and the latency of each (p50, p99);
+  wall time, the latency of each (p50, p99), and the server's CPU time an append (which the other
+  jobs of a shared machine move less than the wall time); then again with each table sending ``--pace`` events
+  a second at most (an offered load of tables x pace: the latency at a given rate, which the first
+  run, where 50 tables wait on each other, cannot show: there the mean latency is tables / rate);
 - fan-out: ``--followers`` Server-Sent Events streams spread over the tables' matches; ``--rounds``
   times an event is appended to every match, and the time from each append's answer to the event
   reaching every stream of its match is taken (p50, p99, max); and the server's resident memory with
@@ -51,6 +54,25 @@ def _free_port() -> int:
 def _pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process and its children (uvicorn's workers) have used, s."""
+    total = 0.0
+    try:
+        pids = [
+            pid,
+            *(int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()),
+        ]
+    except OSError:
+        pids = [pid]
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
 
 
 def _rss_kib(pid: int) -> int:
@@ -113,23 +135,31 @@ class Serve:
                 self.proc.wait(10)
 
 
-async def appends(s: Serve, ids: list[str], events: int) -> dict[str, float]:
+async def appends(s: Serve, ids: list[str], events: int, pace: float = 0.0) -> dict[str, float]:
+    """Each table posts ``events`` events one after the other, as fast as the answers come, or (with
+    ``pace``) at most ``pace`` a second (an offered load of tables x pace)."""
     latencies: list[float] = []
     headers = {**s.headers, "Content-Type": "application/json"}
 
     async def table(mid: str) -> None:
+        begun = time.perf_counter()
         async with httpx.AsyncClient(base_url=s.url, timeout=30) as client:
             for i in range(events):
+                if pace:
+                    await asyncio.sleep(max(0.0, begun + i / pace - time.perf_counter()))
                 t0 = time.perf_counter()
                 r = await client.post(f"/api/matches/{mid}/events", content=NOTE % i, headers=headers)
                 latencies.append(time.perf_counter() - t0)
                 if r.status_code != 201:
                     raise RuntimeError(f"{mid}: {r.status_code} {r.text}")
 
+    cpu, mine = _cpu_seconds(s.proc.pid), time.process_time()
     t0 = time.perf_counter()
     await asyncio.gather(*(table(mid) for mid in ids))
     wall = time.perf_counter() - t0
     return {
+        "cpu_ms": (_cpu_seconds(s.proc.pid) - cpu) * 1000 / max(1, len(latencies)),
+        "client_ms": (time.process_time() - mine) * 1000 / max(1, len(latencies)),
         "appends": len(latencies),
         "per_second": len(latencies) / wall,
         "p50_ms": _pct(latencies, 50) * 1000,
@@ -220,6 +250,7 @@ def main() -> None:
     ap.add_argument("--events", type=int, default=20)
     ap.add_argument("--followers", type=int, default=500)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--pace", type=float, default=10.0, help="events a second a table sends in the paced run (0: none)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as tmp:
         folder = Path(tmp)
@@ -243,8 +274,16 @@ def main() -> None:
             a = asyncio.run(appends(s, ids, args.events))
             print(
                 f"appends: {args.tables} tables x {args.events} events = {a['appends']:.0f}, "
-                f"{a['per_second']:.0f} /s, p50 {a['p50_ms']:.1f} ms, p99 {a['p99_ms']:.1f} ms"
+                f"{a['per_second']:.0f} /s, p50 {a['p50_ms']:.1f} ms, p99 {a['p99_ms']:.1f} ms; "
+                f"server CPU {a['cpu_ms']:.2f} ms an append (the load generator's {a['client_ms']:.2f})"
             )
+            if args.pace:
+                a = asyncio.run(appends(s, ids, args.events, args.pace))
+                print(
+                    f"appends paced at {args.pace:g} /s a table ({args.tables * args.pace:.0f} /s offered): "
+                    f"{a['appends']:.0f}, {a['per_second']:.0f} /s, p50 {a['p50_ms']:.1f} ms, "
+                    f"p99 {a['p99_ms']:.1f} ms; server CPU {a['cpu_ms']:.2f} ms an append"
+                )
             f = asyncio.run(fan_out(s, ids, args.followers, args.rounds))
             print(
                 f"fan-out: {f['streams']:.0f} streams over {len(ids)} matches, {f['events']:.0f} events: "

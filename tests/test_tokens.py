@@ -61,18 +61,49 @@ def test_a_revoked_token_stays_known_but_inactive(target: str) -> None:
         assert [t.active for t in again.tokens()] == [False, False]
 
 
+START = '{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":"m1"}'
+NOTE = '{"type":"note","text":"%s"}'
+
+
 def test_an_idempotency_key_keeps_its_first_answer(target: str) -> None:
     with open_store(target) as store:
-        assert store.take_key("t-1", "k") is None
-        with pytest.raises(TakenKey):
-            store.take_key("t-1", "k")  # taken, no answer yet
-        store.keep_answer("t-1", "k", 201, '{"seqs": [2]}')
-        assert store.take_key("t-1", "k") == (201, '{"seqs": [2]}')
-        assert store.take_key("t-2", "k") is None  # another token's key is another key
-        store.release_key("t-2", "k")
-        assert store.take_key("t-2", "k") is None
+        assert store.answer_of("t-1", "k") is None
+        with store.transaction():
+            store.lock_key("t-1", "k")
+            store.keep_answer("t-1", "k", 201, '{"seqs": [2]}')
+        assert store.answer_of("t-1", "k") == (201, '{"seqs": [2]}')
+        assert store.answer_of("t-2", "k") is None  # another token's key is another key
+        with store.transaction():
+            store.conn.execute("INSERT INTO idempotency VALUES (?, ?, NULL, NULL, ?)", ("t-3", "k", "then"))
+        with pytest.raises(TakenKey):  # a row without an answer (an older server cut short): told so
+            store.answer_of("t-3", "k")
     with open_store(target) as again:
-        assert again.take_key("t-1", "k") == (201, '{"seqs": [2]}')
+        assert again.answer_of("t-1", "k") == (201, '{"seqs": [2]}')
+
+
+def test_the_key_and_the_events_are_committed_together_or_not_at_all(target: str) -> None:
+    """A transaction holding appends and the key's answer: a failure before its commit leaves neither
+    (and the next append gets the seq the store has, not one the undone fold had counted)."""
+    with open_store(target) as store:
+        store.append("m1", START.encode())
+        with pytest.raises(RuntimeError), store.transaction():
+            store.append("m1", (NOTE % "a").encode())
+            store.append("m1", (NOTE % "b").encode())
+            store.keep_answer("t-1", "k", 201, '{"seqs": [2, 3]}')
+            raise RuntimeError("the commit fails")
+        assert store.answer_of("t-1", "k") is None and store.fold_of("m1").seq == 1
+        with store.transaction():
+            assert store.append("m1", (NOTE % "c").encode()).seq == 2
+            with pytest.raises(RuntimeError), store.transaction():  # a savepoint: undone alone
+                store.append("m1", (NOTE % "d").encode())
+                store.keep_answer("t-1", "k2", 201, "{}")
+                raise RuntimeError("this write fails")
+            assert store.append("m1", (NOTE % "e").encode()).seq == 3
+            store.keep_answer("t-1", "k", 201, '{"seqs": [2, 3]}')
+    with open_store(target) as again:
+        assert [json.loads(line).get("text") for line in again.lines("m1")] == [None, "c", "e"]
+        assert again.answer_of("t-1", "k") == (201, '{"seqs": [2, 3]}')
+        assert again.answer_of("t-1", "k2") is None
 
 
 def test_a_sqlite_store_made_before_tokens_gets_the_tables_when_opened_writable(tmp_path: Path) -> None:

@@ -9,9 +9,13 @@ constant time (:func:`hmac.compare_digest`).
 
 ``idempotency``: the answer (status and body) given to a write sent with an ``Idempotency-Key``,
 by the token that sent it and the key, so that a retry gets the first answer instead of storing the
-events again, across a restart of the server. A key is taken (a row without an answer) before the
-events are written and given its answer after: a retry that finds it taken but unanswered (the
-first request still running, or cut short by a crash) is told so rather than stored twice.
+events again, across a restart of the server. The row and its answer are written in the same
+transaction as the request's events (``dominolog serve``: :meth:`Access.lock_key`,
+:meth:`Access.answer_of`, the appends, :meth:`Access.keep_answer`, one commit): a crash leaves both
+or neither, so a retry after a crash finds the first answer, or stores the events once. A second
+request with the key while the first runs waits for it (the write lock; PostgreSQL: a lock on the
+key) and gets its answer. (A row without an answer was left by an older server cut short between
+its two transactions: a retry is told so rather than risk storing twice.)
 
 The tables are made with a new store and added to an older one when it is opened writable, as the
 analysis cache is (:mod:`dominolog.store.opening`, :mod:`dominolog.store.pgschema`).
@@ -95,7 +99,8 @@ class Token:
 
 
 class TakenKey(Exception):
-    """An Idempotency-Key taken by a request that has no answer yet (running, or cut short)."""
+    """An Idempotency-Key taken by a request that has no answer (cut short, by a server older than the
+    one transaction for the key and the events)."""
 
 
 class Access:
@@ -194,28 +199,18 @@ class Access:
             raise TakenKey(key)
         return int(row[0]), row[1]
 
-    def take_key(self, token_id: str, key: str) -> tuple[int, str] | None:
-        """Take the key for a request about to run: None when it is now this request's, else the answer
-        given before (:class:`TakenKey`: taken, no answer yet)."""
-        with self._write():
-            self._ensure_access()
-            before = self.answer_of(token_id, key)
-            if before is not None:
-                return before
-            self.conn.execute("INSERT INTO idempotency VALUES (?, ?, ?, ?, ?)", (token_id, key, None, None, _now()))
-        return None
+    def lock_key(self, token_id: str, key: str) -> None:
+        """Keep another request with the same key waiting until this write transaction ends, so that
+        it finds this one's answer (SQLite: the file's write lock does already; PostgreSQL: a lock of
+        its own)."""
 
     def keep_answer(self, token_id: str, key: str, status: int, body: str) -> None:
-        """The answer of the request that took the key."""
+        """The answer of the request with this key, written in the transaction of its events (with
+        :meth:`~dominolog.store.store.Store.transaction`: committed with them, or not at all)."""
         with self._write():
+            self._ensure_access()
             self.conn.execute(
-                "UPDATE idempotency SET status = ?, body = ? WHERE token_id = ? AND key = ?",
-                (status, body, token_id, key),
-            )
-
-    def release_key(self, token_id: str, key: str) -> None:
-        """Give a key back (its request wrote nothing, and failed for a reason a retry may not meet)."""
-        with self._write():
-            self.conn.execute(
-                "DELETE FROM idempotency WHERE token_id = ? AND key = ? AND status IS NULL", (token_id, key)
+                "INSERT INTO idempotency VALUES (?, ?, ?, ?, ?) ON CONFLICT (token_id, key) "
+                "DO UPDATE SET status = excluded.status, body = excluded.body",
+                (token_id, key, status, body, _now()),
             )

@@ -2,7 +2,9 @@
 
 Each append is one transaction (SQLite: WAL, ``synchronous=FULL``; PostgreSQL:
 ``synchronous_commit=on``, the match locked for it): when :meth:`Appending.append` returns, the
-event survives a crash. The store keeps each match it appended to folded
+event survives a crash. Inside a transaction of the caller's (``Store.transaction``: ``dominolog
+serve``'s requests and group commits) it is a savepoint, durable when that transaction commits.
+The store keeps each match it appended to folded
 (a :class:`~dominolog.reducer.MatchReducer` per match): an append folds only the new
 event and writes only what it changed in the projections, so its cost does not grow
 with the match. The fold is checked against the stored head first: when another writer
@@ -72,6 +74,7 @@ class Appending:
     _taken_errors: tuple[type[BaseException], ...]
     _folds: dict[str, Fold]
     _starts: dict[str, Record]
+    _touched: list[set[str]]
 
     def _write(self) -> AbstractContextManager[None]:
         raise NotImplementedError
@@ -179,6 +182,7 @@ class Appending:
                         f"match {shown(match_id)}: seq {seq} was taken by another writer; nothing was written"
                     ) from None
                 fold.seq, fold.head = seq, chain
+                self._touched[-1].add(match_id)
                 self._project_fold(match_id, fold)
         except BaseException:
             if folding:  # whatever the fold holds now, the next append folds afresh (a seq taken before: kept)

@@ -82,6 +82,18 @@ class PostgresStore(Store):
         self._locked.clear()
         super()._rollback()
 
+    def _mark(self) -> Any:
+        return set(self._locked)
+
+    def _back_to(self, mark: Any) -> None:
+        # a lock taken after a savepoint is released when the transaction is rolled back to it
+        self._locked = set(mark)
+
+    def lock_key(self, token_id: str, key: str) -> None:
+        """Keep another request with the same Idempotency-Key waiting until this transaction ends
+        (then it finds this one's answer): a transaction-level advisory lock on the key."""
+        self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (f"{token_id}\n{key}",))
+
     def _lock_match(self, match_id: str) -> None:
         """A transaction-level advisory lock on the match (released at COMMIT or ROLLBACK), waited for
         (up to the lock timeout) unless this transaction holds others already: then :class:`Busy`."""
@@ -89,15 +101,17 @@ class PostgresStore(Store):
             return
         key = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
         try:
+            # what a writer of the match stores is told, at COMMIT (dropped on ROLLBACK), to every
+            # server listening (dominolog serve's live streams, whatever process wrote); with the
+            # lock, in one round trip
+            notify = "SELECT pg_notify(?, ?)"
             if self._locked:
                 key = "SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))"
                 if not self.conn.execute(key, (match_id,)).fetchone()[0]:
                     raise Busy(match_id)
+                self.conn.execute(notify, (NOTIFY_CHANNEL, match_id))
             else:
-                self.conn.execute(key, (match_id,))
-            # what a writer of the match stores is told, at COMMIT (dropped on ROLLBACK), to every
-            # server listening (dominolog serve's live streams, whatever process wrote)
-            self.conn.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, match_id))
+                self.conn.execute(f"{key}, pg_notify(?, ?)", (match_id, NOTIFY_CHANNEL, match_id))
         except self._lock_errors:
             raise StoreError(
                 f"{self.path}: match {shown(match_id, 100)} is locked by another writer "

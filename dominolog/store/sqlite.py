@@ -27,6 +27,7 @@ class SqliteStore(Store):
     def __init__(self, path: Path, db: sqlite_utils.Database, read_only: bool = False) -> None:
         super().__init__(path, db.conn, read_only)
         self.db = db
+        self._access_seen = False
 
     def _begin(self) -> None:
         """BEGIN IMMEDIATE: take the write lock now (waiting up to the busy timeout), so that a
@@ -39,7 +40,11 @@ class SqliteStore(Store):
             raise StoreError(f"{self.path}: {exc} (another program holds it; tried for {BUSY_SECONDS:.0f} s)") from None
 
     def _has_access(self) -> bool:
-        return "tokens" in set(self.db.table_names())
+        """Whether the file has the tables of tokens (once it has, it keeps them: not asked again, as
+        every write's token check would)."""
+        if not self._access_seen:
+            self._access_seen = "tokens" in set(self.db.table_names())
+        return self._access_seen
 
     def _has_analyses(self) -> bool:
         return ANALYSES_TABLE in set(self.db.table_names())

@@ -23,7 +23,6 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,7 +33,7 @@ from dominolog.reducer import MatchReducer, MatchReport
 from dominolog.store.access import Access
 from dominolog.store.analyses import Analyses
 from dominolog.store.appending import Appending, Fold
-from dominolog.store.errors import ReadOnlyError
+from dominolog.store.transactions import Transactions
 from dominolog.textsafe import shown
 
 #: the first events kept read (a recorder appends to a few matches; an import reads each match once)
@@ -135,7 +134,7 @@ def prepare_import(log: MatchLog) -> Prepared:
     return Prepared(log.source, log.line, None, given if isinstance(given, str) and given else None, mid, rows, report)
 
 
-class Store(Appending, Analyses, Access):
+class Store(Transactions, Appending, Analyses, Access):
     """An open store (use :func:`~dominolog.store.open_store`): what the backends share. ``path`` names
     it in messages (a SQLite file's path, or a PostgreSQL URL without its password); ``conn`` runs SQL
     written with ``?`` parameters (a PostgreSQL connection is wrapped to take them)."""
@@ -158,6 +157,9 @@ class Store(Appending, Analyses, Access):
         self._folds: dict[str, Fold] = {}
         #: each match's first event, as read (store.start_of)
         self._starts: dict[str, Record] = {}
+        #: the write transaction under way and its savepoints (none: no transaction), each with the
+        #: matches appended to in it
+        self._touched: list[set[str]] = []
 
     def close(self) -> None:
         self.conn.close()
@@ -168,27 +170,7 @@ class Store(Appending, Analyses, Access):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- transactions (the backends' hooks) ---------------------------------------------
-    def _begin(self) -> None:
-        """Begin a write transaction, taking what lock the backend needs so that a check-then-write
-        cannot race another writer; :class:`ReadOnlyError` on a store that cannot be written."""
-        if self.read_only:
-            raise ReadOnlyError(f"{self.path}: the store is read-only here; nothing was written")
-        self.conn.execute("BEGIN")
-
-    def _commit(self) -> None:
-        self.conn.execute("COMMIT")
-
-    def _rollback(self) -> None:
-        """Undo the transaction under way (after an error). When the database has failed (a server
-        gone), the rollback fails too: the error that came first is the one that tells, so this one is
-        not raised (the server undoes the transaction of a connection it lost)."""
-        try:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-        except self.db_errors:
-            pass
-
+    # -- transactions (the backends' hooks; the rest in store.transactions) -----------
     def _lock_match(self, match_id: str) -> None:
         """Keep other writers off the match until the transaction ends (SQLite's write lock does
         already). A transaction that holds other matches' locks is not made to wait: :class:`Busy`."""
@@ -199,18 +181,6 @@ class Store(Appending, Analyses, Access):
     def _storable_id(self, match_id: str) -> str | None:
         """Why the database cannot hold this match id, or None."""
         return None
-
-    @contextmanager
-    def _write(self) -> Iterator[None]:
-        """One write transaction: begun (with the write lock), committed when the block ends, rolled
-        back if it raises."""
-        self._begin()
-        try:
-            yield
-            self._commit()
-        except BaseException:
-            self._rollback()
-            raise
 
     # -- reading -------------------------------------------------------------------
     def match_ids(self) -> list[str]:

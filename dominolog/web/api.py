@@ -9,12 +9,12 @@
 - ``POST /api/matches/{id}/events`` (the match's table, or the organiser; ``404`` for a match not
   begun, whoever asks): events, each durable before
   the answer ``201 {"seqs": [...], "head": "..."}`` (:mod:`dominolog.web.writing`); ``?seq=N`` the
-  seq the first must get; ``Idempotency-Key``: a retry gets the first answer.
+  seq the first must get; ``Idempotency-Key``: a retry gets the first answer (kept in the transaction
+  of the events: both or neither).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated, Any
@@ -164,40 +164,35 @@ async def append_events(
 def _write(
     app: Web, store: Store, request: Request, match_id: str | None, body: bytes, seq: int | None, key: str | None
 ) -> Response:
-    """A write: who may (401/403), how often (429), the key's first answer if it has one, else the
-    events appended (:func:`dominolog.web.writing.append_lines`) and the answer kept under the key."""
+    """A write, in one transaction (with SQLite, one of a group committed together:
+    :class:`~dominolog.web.stores.Stores`): who may (401/403: the token read in the transaction, so a
+    revocation committed before it counts), how often (429), the key's first answer if it has one,
+    else the events appended (:func:`dominolog.web.writing.append_lines`) and the answer kept under the
+    key: committed together, or neither."""
     from dominolog.store.access import KEY_LIMIT, TakenKey
 
-    if match_id is not None:
-        _known(store, match_id)  # (for everyone: a match is begun by the organiser, POST /api/matches)
-    token = writer(request, store, match_id)
-    app.rate.check(token.id)
-    if key is not None and not (0 < len(key) <= KEY_LIMIT and key.isascii() and key.isprintable()):
-        raise HTTPException(400, f"an Idempotency-Key is 1 to {KEY_LIMIT} printable ASCII characters")
-    if key is not None:
-        try:
-            before = store.take_key(token.id, key)
-        except TakenKey:
-            raise HTTPException(
-                409, "a request with this Idempotency-Key has no answer yet (still running, or cut short)"
-            ) from None
-        if before is not None:
-            return Response(before[1], status_code=before[0], media_type="application/json")
-    try:
-        answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq)
-    except BaseException:
+    with store.transaction():
+        if match_id is not None:
+            _known(store, match_id)  # (for everyone: a match is begun by the organiser, POST /api/matches)
+        token = writer(request, store, match_id)
+        app.rate.check(token.id)
+        if key is not None and not (0 < len(key) <= KEY_LIMIT and key.isascii() and key.isprintable()):
+            raise HTTPException(400, f"an Idempotency-Key is 1 to {KEY_LIMIT} printable ASCII characters")
         if key is not None:
-            _give_back(store, token.id, key)
-        raise
-    text = json.dumps(answer.body, ensure_ascii=False)
-    if key is not None:
-        store.keep_answer(token.id, key, answer.status, text)
+            store.lock_key(token.id, key)
+            try:
+                before = store.answer_of(token.id, key)
+            except TakenKey:
+                raise HTTPException(
+                    409, "a request with this Idempotency-Key was cut short by an older server: send it with a new key"
+                ) from None
+            if before is not None:
+                return Response(before[1], status_code=before[0], media_type="application/json")
+        answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq)
+        text = json.dumps(answer.body, ensure_ascii=False)
+        if key is not None:
+            store.keep_answer(token.id, key, answer.status, text)
     return Response(text, status_code=answer.status, media_type="application/json")
-
-
-def _give_back(store: Store, token_id: str, key: str) -> None:
-    with contextlib.suppress(Exception):  # the database failed: the key stays taken, a retry is told so
-        store.release_key(token_id, key)
 
 
 def _answer(

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, TypeVar
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -41,11 +42,16 @@ def poll_seconds(listens: bool) -> float:
     return LISTENING_POLL_SECONDS if listens else POLL_SECONDS
 
 
+#: how long the poller, told of a commit, waits for the others of the moment before it reads the heads
+GATHER_SECONDS = 0.02
+
 #: threads that use the store at once (each has a connection of its own: a PostgreSQL server takes a
 #: hundred by default, shared by every worker and every other client)
 STORE_THREADS = 8
 #: recording sessions a thread keeps (one a match it wrote to lately)
 KEPT_SESSIONS = 256
+#: the most writes one commit of a SQLite store takes (those waiting when it begins)
+GROUP_MOST = 100
 
 
 class Stores:
@@ -54,9 +60,10 @@ class Stores:
     def __init__(self, target: str, one_writer: bool = False) -> None:
         self.target = target
         #: a SQLite file takes one writer at a time: every write runs on one thread of its own, in the
-        #: order they came (its store and sessions kept warm), rather than many threads taking turns in
-        #: SQLite's busy handler, whose growing sleeps make the unluckiest append wait long
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="dominolog-writer") if one_writer else None
+        #: order they came (its store and sessions kept warm), the writes waiting together committed
+        #: at once (:class:`GroupCommit`), rather than many threads taking turns in SQLite's busy
+        #: handler, whose growing sleeps make the unluckiest append wait long
+        self._writer = GroupCommit(self) if one_writer else None
         self._local = threading.local()
         self._all: list[Store] = []
         self._lock = threading.Lock()
@@ -91,9 +98,14 @@ class Stores:
             del sessions[next(iter(sessions))]
         return session
 
-    def forget(self, match_id: str) -> None:
-        """Drop this thread's session on the match (after a failure: the next one starts afresh)."""
-        self._local.__dict__.get("sessions", {}).pop(match_id, None)
+    def forget(self, match_id: str | None = None) -> None:
+        """Drop this thread's session on the match (None: on every match) after a failure: the next
+        one starts afresh."""
+        sessions = self._local.__dict__.get("sessions", {})
+        if match_id is None:
+            sessions.clear()
+        else:
+            sessions.pop(match_id, None)
 
     async def run(self, work: Callable[[Store], T]) -> T:
         """``work(store)`` in a worker thread, with that thread's store."""
@@ -102,14 +114,16 @@ class Stores:
         return await anyio.to_thread.run_sync(lambda: work(self.get()), limiter=self._limiter)
 
     async def write(self, work: Callable[[Store], T]) -> T:
-        """``work(store)`` for a write: on the one writer thread (SQLite), else as :meth:`run`."""
+        """``work(store)`` for a write: on the one writer thread, committed with the writes waiting
+        with it (SQLite: :class:`GroupCommit`), else as :meth:`run`. ``work`` writes in
+        :meth:`~dominolog.store.store.Store.transaction` blocks (committed on return)."""
         if self._writer is None:
             return await self.run(work)
-        return await asyncio.get_running_loop().run_in_executor(self._writer, lambda: work(self.get()))
+        return await asyncio.wrap_future(self._writer.submit(work))
 
     def close(self) -> None:
         if self._writer is not None:
-            self._writer.shutdown(wait=False, cancel_futures=True)
+            self._writer.stop()
         with self._lock:
             for store in self._all:
                 with contextlib.suppress(Exception):  # a connection of a thread gone: nothing to keep
@@ -117,9 +131,73 @@ class Stores:
             self._all.clear()
 
 
+class GroupCommit:
+    """The one writer thread of a SQLite store, committing the writes that wait together at once.
+
+    It takes every write waiting (up to :data:`GROUP_MOST`), begins one transaction, runs each write
+    in a savepoint of its own, commits once (one fsync for them all), and only then answers each:
+    every event is durable before its answer. A write that raises (refused, unauthorized, failed) is
+    rolled back to its savepoint: nothing of it is left, and the others go on; the commit failing
+    fails every write of the group (none of them was stored, and each is told so)."""
+
+    def __init__(self, stores: Stores) -> None:
+        self.stores = stores
+        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[Store], Any]] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="dominolog-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, work: Callable[[Store], T]) -> Future[T]:
+        done: Future[T] = Future()
+        self._queue.put((done, work))
+        return done
+
+    def stop(self) -> None:
+        self._queue.put(None)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            group = [first]
+            while len(group) < GROUP_MOST:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                group.append(more)
+            self._commit([(done, work) for done, work in group if done.set_running_or_notify_cancel()])
+
+    def _commit(self, group: list[tuple[Future[Any], Callable[[Store], Any]]]) -> None:
+        results: list[tuple[Future[Any], Any, Exception | None]] = []
+        try:
+            store = self.stores.get()
+            with store.transaction():
+                for done, work in group:
+                    try:
+                        with store.transaction():  # (a savepoint)
+                            results.append((done, work(store), None))
+                    except Exception as exc:  # this write is undone; the others go on
+                        results.append((done, None, exc))
+        except BaseException as exc:  # the store failed (begin, commit): no write of the group is stored
+            self.stores.forget()
+            for done, _ in group:
+                done.set_exception(exc)
+            return
+        for done, value, error in results:
+            if error is not None:
+                done.set_exception(error)
+            else:
+                done.set_result(value)
+
+
 def heads(store: Store) -> dict[str, str]:
-    """Every match's head, from the ``matches`` projection."""
-    return {r["id"]: r["head"] for r in store.list_matches()}
+    """Every match's head, from the ``matches`` projection (its two columns only: the poller reads
+    them at each commit's notification)."""
+    return dict(store.conn.execute("SELECT id, head FROM matches").fetchall())
 
 
 class Poller:
@@ -128,7 +206,8 @@ class Poller:
     With a PostgreSQL store it listens (``LISTEN dominolog_events``): every commit that writes to a
     match notifies it, whatever process wrote (another worker, another server, ``dominolog append``),
     and the heads are read at once; the look every :data:`LISTENING_POLL_SECONDS` only makes up for a
-    connection lost. With a SQLite file it looks every :data:`POLL_SECONDS`."""
+    connection lost (the notifications of :data:`GATHER_SECONDS` are read together). With a SQLite
+    file it looks every :data:`POLL_SECONDS`."""
 
     def __init__(self, stores: Stores, interval: float | None = None) -> None:
         from dominolog.store.target import is_url
@@ -159,6 +238,9 @@ class Poller:
                     changed.set()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._kick.wait(), self.interval)
+                    # the commits notified within a moment are read at once: a busy evening's hundreds
+                    # of commits a second cost each worker a few reads a second, not one a commit
+                    await asyncio.sleep(GATHER_SECONDS)
                 self._kick.clear()
         finally:
             self._stop.set()

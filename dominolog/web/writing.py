@@ -1,7 +1,8 @@
 """A write request done as ``dominolog append`` does it: a :class:`~dominolog.recording.session.Session`
-on the match in the store (:class:`~dominolog.recording.journal.StoreJournal`), each event durable
-(committed) before the next, the recorder's checks; the first line refused stops the request, and
-nothing of it is written (the lines before it are stored, and the answer says which).
+on the match in the store (:class:`~dominolog.recording.journal.StoreJournal`), the recorder's
+checks, each event appended in a savepoint of the request's transaction (``api._write``: committed,
+with the Idempotency-Key's answer, before the answer is sent); the first line refused stops the
+request, and nothing of it is written (the lines before it are stored, and the answer says which).
 
 What a body may be (its ``Content-Type``):
 
@@ -86,10 +87,10 @@ def first_match(lines: list[tuple[int, str]], kind: str) -> Answer | str:
 
 
 def append_lines(session: Session, match_id: str, lines: list[tuple[int, str]], kind: str, seq: int | None) -> Answer:
-    """Append the lines to the match through its recording session (``dominolog append``'s), each
-    durable before the next, with the recorder's checks: ``201`` every line stored; ``422`` a line
-    refused (``409`` a seq another writer took), with the seqs stored before it; the store failing
-    raises its :class:`~dominolog.store.StoreError`."""
+    """Append the lines to the match through its recording session (``dominolog append``'s), in
+    the order given, with the recorder's checks (in the caller's transaction, if it holds one):
+    ``201`` every line stored; ``422`` a line refused (``409`` a seq another writer took), with the
+    seqs stored before it; the store failing raises its :class:`~dominolog.store.StoreError`."""
     from dominolog.recording.session import Entered
 
     written: list[int] = []

@@ -1,0 +1,107 @@
+"""The write transactions of a store (mixed into :class:`~dominolog.store.store.Store`): begun with
+the backend's write lock, committed, rolled back; nested as savepoints, so that several writes (a
+request's appends and its Idempotency-Key's answer, the writes of a group commit) are committed at
+once, and one of them can be undone alone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any
+
+from dominolog.store.errors import ReadOnlyError
+
+
+class Transactions:
+    """Beginning, committing and nesting write transactions."""
+
+    path: Path | str
+    conn: Any
+    read_only: bool
+    db_errors: tuple[type[BaseException], ...]
+    _folds: dict[str, Any]
+    _starts: dict[str, Any]
+    #: the write transaction under way and its savepoints (none: no transaction), each with the
+    #: matches appended to in it
+    _touched: list[set[str]]
+
+    def _begin(self) -> None:
+        """Begin a write transaction, taking what lock the backend needs so that a check-then-write
+        cannot race another writer; :class:`ReadOnlyError` on a store that cannot be written."""
+        if self.read_only:
+            raise ReadOnlyError(f"{self.path}: the store is read-only here; nothing was written")
+        self.conn.execute("BEGIN")
+
+    def _commit(self) -> None:
+        self.conn.execute("COMMIT")
+
+    def _rollback(self) -> None:
+        """Undo the transaction under way (after an error). When the database has failed (a server
+        gone), the rollback fails too: the error that came first is the one that tells, so this one is
+        not raised (the server undoes the transaction of a connection it lost)."""
+        try:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+        except self.db_errors:
+            pass
+
+    def _mark(self) -> Any:
+        """What a savepoint must give back if it is rolled back to (PostgreSQL: the matches locked)."""
+        return None
+
+    def _back_to(self, mark: Any) -> None:
+        """After a rollback to a savepoint: what the store holds of the transaction as at ``mark``."""
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction: begun (with the write lock), committed when the block ends, rolled
+        back if it raises. Inside another one (:meth:`transaction`, a group commit), a savepoint: its
+        writes are undone if the block raises and kept, not yet committed, if it ends; the outermost
+        transaction commits them all at once."""
+        if self._touched:
+            yield from self._savepoint()
+            return
+        self._begin()
+        self._touched.append(set())
+        try:
+            yield
+            self._commit()
+        except BaseException:
+            self._rollback()
+            self._forget(self._touched[-1])
+            raise
+        finally:
+            self._touched.clear()
+
+    def _savepoint(self) -> Iterator[None]:
+        name = f"w{len(self._touched)}"
+        mark = self._mark()
+        self.conn.execute(f"SAVEPOINT {name}")
+        self._touched.append(set())
+        try:
+            yield
+        except BaseException:
+            self._forget(self._touched.pop())
+            try:
+                self.conn.execute(f"ROLLBACK TO {name}")
+                self.conn.execute(f"RELEASE {name}")
+            except self.db_errors:  # the database failed: the error that came first tells (_rollback)
+                pass
+            self._back_to(mark)
+            raise
+        self.conn.execute(f"RELEASE {name}")
+        self._touched[-2].update(self._touched.pop())
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """A write transaction holding several writes (appends, an idempotent answer): all of them
+        committed at once when the block ends, none of them if it raises (inside another one: a
+        savepoint, undone if it raises, committed with the outer one)."""
+        return self._write()
+
+    def _forget(self, match_ids: set[str]) -> None:
+        """Writes undone: the folds and first events kept of the matches they appended to are no
+        longer the stored ones (the next append folds them afresh)."""
+        for match_id in match_ids:
+            self._folds.pop(match_id, None)
+            self._starts.pop(match_id, None)
