@@ -22,6 +22,8 @@ DATA_FILES = [
     "club/page.css",
     "web/static/live.js",
     "web/static/organiser.js",
+    "web/static/record.css",
+    "web/static/record.js",
     "web/static/web.css",
 ]
 

@@ -39,6 +39,8 @@ tr.disputed td { background: var(--bad-bg); }
 .claim s { text-decoration-thickness: 2px; }
 .flag { color: #fff; background: var(--bad); border-radius: 4px; padding: 0 .3rem; font-size: .75em; font-weight: 700; }
 .open { color: var(--warn); font-size: .78em; display: block; }
+.agreed, .disputed { font-size: .78em; display: block; }
+.disputed { color: var(--warn); }
 p.outcome { font-size: 1.1rem; margin: 0 0 .3rem; }
 ol.places { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .2rem 1.6rem; }
 ol.places .place { color: var(--muted); }
@@ -158,6 +160,7 @@ def _rows(summary: MatchSummary, with_aggressor: bool) -> str:
             f'<td class="num no">{h.number}{flag}</td>',
             f'<td class="end">{esc(h.end, 40)}'
             + ("" if h.verified else '<span class="open">points as the table wrote them (hidden tiles)</span>')
+            + "".join(f'<span class="{w.split(" ", 1)[0]}">{esc(w, 60)}</span>' for w in h.agreements)
             + "</td>",
             f'<td class="winner">{esc(_who(h.winner), 100)}{_winner_claim(h)}</td>',
         ]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
+from dominolog.club.agreement import Agreement, agreement_words, read_agreement
 from dominolog.log.reader import Record
 from dominolog.reducer import MatchReducer
 from dominolog.state import Issue, WinnerValue
@@ -76,6 +77,8 @@ class SheetHand:
     verified: bool = True
     #: what the table wrote, where it differs from the rules: points, winner
     claimed: dict[str, Any] | None = None
+    #: the players' answers to the result (agreement notes, docs/format.md 8.9): "agreed by Ben"
+    agreements: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -173,10 +176,11 @@ def summarize(match_id: str, records: list[Record], source: str | None = None) -
     first_at: str | None = None
     last_time: datetime | None = None
     abandoned = False
+    answers: dict[int, list[Agreement]] = {}
     for rec in records:
         before = len(reducer.state.results) if reducer.state is not None else 0
-        reducer.feed(rec)
         obj = rec.obj if isinstance(rec.obj, dict) else {}
+        reducer.feed(rec)
         at = obj.get("at")
         when = parse_time(at) if isinstance(at, str) else None
         if when is not None and first_at is None:
@@ -188,6 +192,9 @@ def summarize(match_id: str, records: list[Record], source: str | None = None) -
         if kind == "match_end":
             abandoned = getattr(rec.event, "reason", None) == "abandoned"
         player = obj.get("player")
+        answer = read_agreement(obj, rec.seq) if kind == "note" else None
+        if answer is not None and answer.player in state.players:
+            answers.setdefault(answer.hand, []).append(answer)
         if isinstance(player, str) and player in state.players:
             by_seq[rec.seq] = player
             if kind in MOVES:
@@ -230,6 +237,7 @@ def summarize(match_id: str, records: list[Record], source: str | None = None) -
                     reducer.head[:10],
                     result.verified,
                     claimed,
+                    agreement_words(answers.pop(result.number, [])),
                 )
             )
             if result.end != "abandoned":

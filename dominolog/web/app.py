@@ -101,7 +101,7 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
 def create_app(target: str, rate: int = RATE) -> FastAPI:
     """The app serving the store ``target`` (a SQLite file or a PostgreSQL URL, which must exist)."""
     from dominolog import __version__
-    from dominolog.web import api, organiser, pages, results, tokens_api
+    from dominolog.web import api, organiser, pages, recorder, results, tokens_api
     from dominolog.web.ids import MatchIds
 
     web = Web(target, rate)
@@ -149,6 +149,7 @@ def create_app(target: str, rate: int = RATE) -> FastAPI:
 
     app.include_router(api.router)
     app.include_router(tokens_api.router)
+    app.include_router(recorder.router)
     app.include_router(results.router)
     app.include_router(pages.router)
     app.include_router(organiser.router)

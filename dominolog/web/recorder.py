@@ -1,0 +1,134 @@
+"""The phone recorder (issue 27, docs/recorder-phone.md):
+
+- ``GET /m/{id}/record``: the page, rendered on the server (names escaped), its script and style from
+  the package (``static/record.js``, ``static/record.css``: the CSP's ``'self'``, nothing inline);
+  opened from the table card's link ``/m/ID/record#token=TOKEN``;
+- ``GET /api/matches/{id}/recorder``: what the page shows, as JSON
+  (:func:`dominolog.web.recorder_state.recorder_state`), open to readers like every read.
+
+The page writes through ``POST /api/matches/{id}/events`` with the table's token, as any client.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from dominolog.club.page import esc
+from dominolog.web.auth import sight
+from dominolog.web.ids import MatchId, api_href, href
+
+router = APIRouter()
+
+
+def _web(request: Request) -> Any:
+    return request.app.state.web
+
+
+def _state(
+    request: Request, web: Any, match_id: str, revealing: bool, skipped: tuple[str, ...]
+) -> dict[str, Any] | None:
+    from dominolog.web.recorder_state import recorder_state
+
+    store = web.stores.get()
+    sight(request, store).match(store, match_id)  # 404 for a match not stored or not to be read
+    return recorder_state(web.stores.session(match_id), match_id, revealing, skipped)
+
+
+@router.get(
+    "/api/matches/{match_id}/recorder",
+    summary="What the phone recorder shows: the table, hands, pad, prompt and its offer (JSON)",
+)
+async def recorder_document(
+    request: Request,
+    match_id: MatchId,
+    revealing: bool = False,
+    skip: Annotated[list[str] | None, Query(max_length=8)] = None,
+) -> JSONResponse:
+    web = _web(request)
+    skipped = tuple(s[:200] for s in (skip or []))
+    doc = await web.stores.run(lambda s: _state(request, web, match_id, revealing, skipped))
+    if doc is None:
+        raise HTTPException(404, "no such match")
+    return JSONResponse(doc, headers={"Cache-Control": "no-store"})
+
+
+ACTIONS = [
+    ("pass", "pass"),
+    ("draw", "draw"),
+    ("block", "block"),
+    ("reveal", "reveal"),
+    ("note", "note"),
+    ("undo", "undo"),
+]
+
+
+def page(match_id: str, players: list[str], variant: str | None) -> str:
+    """The recorder page: its frame, filled in by ``record.js`` from the state document."""
+    api = api_href(match_id)
+    tiles = "".join(
+        f'<button type="button" class="tile" data-tile="{a}-{b}" disabled>'
+        f'<span class="half">{a}</span><span class="half">{b}</span></button>'
+        for a in range(7)
+        for b in range(a, 7)
+    )
+    actions = "".join(
+        f'<button type="button" class="action" data-action="{a}" disabled>{label}</button>' for a, label in ACTIONS
+    )
+    title = f"Record {match_id}"
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title>"
+        '<link rel="stylesheet" href="/static/record.css"><script src="/static/record.js" defer></script></head>'
+        f'<body><main id="recorder" data-state="idle" data-pending="0" data-match="{esc(match_id)}" '
+        f'data-api="{esc(api)}">'
+        f'<header><a href="{esc(href(match_id))}">{esc(match_id)}</a> '
+        f'<span class="who">{esc(variant or "?")}: {esc(", ".join(players))}</span></header>'
+        '<p id="banner" class="banner" role="status" aria-live="polite"></p>'
+        '<p id="prompt" class="prompt"></p>'
+        '<div id="offer" class="offer"></div>'
+        '<section id="agreement" class="agreement" hidden><p id="agreement-text"></p>'
+        '<button type="button" class="action" data-action="agree">agree</button>'
+        '<button type="button" class="action" data-action="disagree">disagree</button></section>'
+        '<div id="picture" class="picture"></div>'
+        '<div id="places" class="places"></div>'
+        '<p id="status" class="status"></p>'
+        '<div id="hands" class="hands"></div>'
+        f'<div id="pad" class="pad">{tiles}</div>'
+        f'<div id="actions" class="actions">{actions}<span id="declares"></span></div>'
+        '<form id="entry" class="entry"><label for="entry-line">notation</label>'
+        '<input id="entry-line" name="entry" autocomplete="off" autocapitalize="off" spellcheck="false" '
+        'maxlength="2000" placeholder="43 44L 03R">'
+        '<button type="submit" class="action">enter</button></form>'
+        '<section id="conflict" class="conflict" hidden><p id="conflict-text"></p>'
+        '<button type="button" class="action" data-resolve="keep">keep mine (after theirs)</button>'
+        '<button type="button" class="action" data-resolve="drop">drop mine</button></section>'
+        '<h2>Events</h2><ol id="queue" class="queue"></ol><ol id="events" class="events" reversed></ol>'
+        '<p class="help">Tap an earlier event of the hand, then again, to undo back to it.</p>'
+        "</main></body></html>\n"
+    )
+
+
+@router.get("/m/{match_id}/record", response_class=HTMLResponse, include_in_schema=False)
+async def record_page(request: Request, match_id: MatchId) -> HTMLResponse:
+    web = _web(request)
+
+    def read(store: Any) -> tuple[list[str], str | None] | None:
+        if not store.has_match(match_id):
+            return None
+        if not sight(request, store).sees(match_id, store.event_of(match_id)):
+            # a private match, opened from its table card (the token is in the fragment, which the
+            # browser does not send): the frame without names, filled in by the script with the token
+            return [], None
+        state = store.fold_of(match_id).reducer.state
+        if state is None:
+            return [], None
+        return list(state.players), state.variant
+
+    found = await web.stores.run(read)
+    if found is None:
+        raise HTTPException(404, "no such match")
+    return HTMLResponse(page(match_id, *found), headers={"Cache-Control": "no-store"})

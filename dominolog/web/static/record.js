@@ -1,0 +1,451 @@
+// dominolog: the phone recorder (docs/recorder-phone.md). It holds no rules: what it shows and
+// every entry it sends come from the server's state document (GET /api/matches/ID/recorder).
+// Every entry is queued in localStorage first (its own Idempotency-Key, the seq it should get),
+// shown as pending, sent in order, once each; recorded only when the server answered 201.
+(function () {
+  "use strict";
+  var root = document.getElementById("recorder");
+  if (!root) return;
+  var api = root.dataset.api, match = root.dataset.match;
+  var TOKEN = "dominolog.token." + match, QUEUE = "dominolog.queue." + match, DOC = "dominolog.doc." + match;
+  var JSONL = "application/x-ndjson", DN = "text/x-dominolog-notation";
+  var $ = function (id) { return document.getElementById(id); };
+  var doc = null, mode = null, sending = false, offline = false, conflict = null, halted = null;
+  var revealing = false, skipped = [], refused = [], retryTimer = null, loading = false, reloadAgain = false;
+  var acked = 0, fresh = false;  // fresh: the doc shown came from the server since the page opened  // the last seq the server acknowledged to this page: seqs only grow (append-only)
+
+  function store(key, value) {
+    try { if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value)); }
+    catch (e) { /* storage full or refused: the page still works while open */ }
+  }
+  function stored(key) {
+    try { var v = localStorage.getItem(key); return v === null ? null : JSON.parse(v); } catch (e) { return null; }
+  }
+
+  // the table card's link: #token=TOKEN, kept for this match, taken out of the address bar
+  (function () {
+    var m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+    if (m) {
+      try { store(TOKEN, decodeURIComponent(m[1])); } catch (e) { /* a broken link: no token kept */ }
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+  })();
+
+  function queue() {
+    var q = stored(QUEUE);
+    return q && Array.isArray(q.entries) ? q : { base: null, entries: [] };
+  }
+  function saveQueue(q) { store(QUEUE, q.entries.length ? q : null); }
+
+  function newKey() {
+    var a = new Uint8Array(16);
+    crypto.getRandomValues(a);
+    return Array.prototype.map.call(a, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+  function lineCount(e) { return e.type === JSONL ? e.body.split("\n").filter(Boolean).length : 1; }
+  function predict(q) {
+    var next = (q.base || 0) + 1;
+    q.entries.forEach(function (e) { e.seq = next; next += lineCount(e); });
+  }
+
+  // -- entering -----------------------------------------------------------------------------------
+  function enqueue(entry) {
+    if (!entry || conflict) return;
+    var q = queue();
+    if (!q.entries.length) q.base = Math.max(doc ? doc.seq : 0, acked);
+    q.entries.push({ key: newKey(), label: entry.label, body: entry.body, type: entry.type || DN,
+                     tile: entry.tile || null, line: !!entry.line });
+    predict(q);
+    saveQueue(q);
+    mode = null;
+    show();
+    pump();
+  }
+
+  function send(e, seq) {
+    var headers = { "Content-Type": e.type, "Idempotency-Key": e.key };
+    var token = stored(TOKEN);
+    if (token) headers.Authorization = "Bearer " + token;
+    return fetch(api + "/events?seq=" + seq, { method: "POST", headers: headers, body: e.body, cache: "no-store" });
+  }
+
+  function later(ms) {
+    if (retryTimer) return;
+    retryTimer = setTimeout(function () { retryTimer = null; pump(); }, ms);
+  }
+
+  function pump() {
+    if (sending || conflict || halted) return;
+    var q = queue();
+    if (!q.entries.length) { show(); return; }
+    var e = q.entries[0];
+    sending = true;
+    send(e, q.base + 1).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (body) { answered(e, r.status, body); });
+    }, function () {
+      sending = false;
+      offline = true;
+      show();
+      later(1500);
+    });
+  }
+
+  function answered(e, status, body) {
+    sending = false;
+    offline = false;
+    var q = queue();
+    if (!q.entries.length || q.entries[0].key !== e.key) { show(); return; }
+    if (status === 201) {
+      var seqs = body.seqs || [];
+      q.base = seqs.length ? seqs[seqs.length - 1] : q.base;
+      acked = Math.max(acked, q.base);
+      q.entries.shift();
+      predict(q);
+      saveQueue(q);
+      if (!q.entries.length) load(); else { show(); pump(); }
+    } else if (status === 409 && body.head !== undefined) {
+      conflict = { error: body.error || "another writer took the seq", base: q.base };
+      load();
+    } else if (status === 422) {
+      q.entries.shift();
+      predict(q);
+      saveQueue(q);
+      refused.push({ label: e.label, error: body.error || "refused" });
+      if (e.line) $("entry-line").value = e.body;
+      if (!q.entries.length) load(); else { show(); pump(); }
+    } else if (status === 401 || status === 403 || status === 413 || status === 415 || status === 400) {
+      halted = (body.error || "refused") + " (status " + status + ")";
+      show();
+    } else {  // 429, 409 of a key still running, 5xx: the same entry again, same key
+      show();
+      later(status === 429 ? 1000 : 2000);
+    }
+  }
+
+  function resolve(how) {
+    var q = queue();
+    if (how === "keep") {  // a new request each (the server keeps the 409 as the answer to the old keys)
+      q.base = doc ? doc.seq : q.base;
+      q.entries.forEach(function (e) { e.key = newKey(); });
+      predict(q);
+      saveQueue(q);
+    } else {
+      q.entries = [];
+      saveQueue(q);
+    }
+    conflict = null;
+    load();
+    pump();
+  }
+
+  // -- reading ------------------------------------------------------------------------------------
+  function load() {
+    if (loading) { reloadAgain = true; return; }
+    loading = true;
+    var url = api + "/recorder" + (revealing ? "?revealing=true" : "");
+    skipped.forEach(function (p, i) { url += (i || revealing ? "&" : "?") + "skip=" + encodeURIComponent(p); });
+    var token = stored(TOKEN), headers = {};
+    if (token) headers.Authorization = "Bearer " + token;  // (a private match is read with the table's token)
+    fetch(url, { cache: "no-store", headers: headers }).then(function (r) {
+      if (r.status === 404 || r.status === 401) {
+        halted = r.status === 404 ? "no such match here (a private one needs the table card's link)"
+          : "the table's token is not known here, or was revoked";
+        throw new Error(String(r.status));
+      }
+      if (!r.ok) throw new Error(String(r.status));
+      return r.json();
+    }).then(function (d) {
+      if ((fresh && d.seq < doc.seq) || d.seq < acked) { reloadAgain = true; return; }  // an older answer
+      fresh = true;
+      if (doc && d.hand !== doc.hand) { revealing = false; skipped = []; }
+      doc = d;
+      store(DOC, d);
+      if (!sending && !queue().entries.length) offline = false;
+      if (mode && mode.kind === "reveal-wait") mode = d.prompt.reveal ? { kind: "reveal", player: d.prompt.reveal, tiles: [] } : null;
+      else if (mode && mode.kind === "reveal" && d.prompt.reveal !== mode.player) mode = null;
+    }, function () {
+      if (!doc) doc = stored(DOC);
+      if (!queue().entries.length && !halted) offline = true;
+    }).then(function () {
+      loading = false;
+      show();
+      if (reloadAgain) { reloadAgain = false; load(); }
+    });
+  }
+
+  // -- showing ------------------------------------------------------------------------------------
+  function el(tag, text, attrs) {
+    var n = document.createElement(tag);
+    if (text !== undefined && text !== null) n.textContent = text;
+    Object.keys(attrs || {}).forEach(function (k) { n.setAttribute(k, attrs[k]); });
+    return n;
+  }
+  function fill(node, children) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    children.forEach(function (c) { node.appendChild(c); });
+  }
+  function tiles(list) {  // a tile is not cut at the line's end: a non-breaking hyphen
+    return list.map(function (t) { return t.replace("-", "\u2011"); }).join(" ");
+  }
+  function pairs(obj) {
+    return Object.keys(obj || {}).map(function (p) { return p + " " + obj[p]; }).join(", ");
+  }
+
+  function show() {
+    var q = queue();
+    var waiting = q.entries.length;
+    var state = conflict ? "conflict" : offline ? "offline" : waiting ? "pending" : "idle";
+    root.dataset.state = state;
+    root.dataset.pending = String(waiting);
+    var banner = $("banner");
+    banner.textContent = halted ? "not sent: " + halted + ": open the table card's link again"
+      : conflict ? "conflict: " + conflict.error
+      : offline ? "offline, " + waiting + " waiting"
+      : waiting ? waiting + " waiting" : "";
+    banner.className = "banner " + state + (halted ? " halted" : "");
+    showQueue(q);
+    showConflict(q);
+    if (!doc) return;
+    var p = doc.prompt;
+    $("prompt").textContent = p.text;
+    var offer = [];
+    if (p.offer) offer.push(el("button", p.offer.label, { type: "button", "class": "action", "data-action": "offer" }));
+    fill($("offer"), offer);
+    var a = doc.agreement;
+    $("agreement").hidden = !a;
+    if (a) $("agreement-text").textContent = "Hand " + a.hand + ": " + a.result + ". " + a.player + ", do you agree?";
+    if (doc.picture) $("picture").innerHTML = doc.picture;  // the server's SVG, every name escaped there
+    else fill($("picture"), doc.picture_note ? [el("p", doc.picture_note)] : []);
+    if (mode && mode.kind === "choose") {  // the places light up on the table, a tap on one picks it
+      mode.places.forEach(function (p) {
+        var end = p.end && $("picture").querySelector('[data-end="' + CSS.escape(p.end) + '"]');
+        if (end) { end.classList.add("lit"); end.setAttribute("data-place", p.id); }
+      });
+    }
+    var status = [];
+    if (doc.turn) status.push(doc.turn + " to play");
+    if (doc.points) status.push("hand " + doc.hand + ": " + pairs(doc.points));
+    status.push("totals: " + pairs(doc.totals));
+    $("status").textContent = status.join(" · ");
+    fill($("hands"), doc.hands.map(function (h) {
+      var text = h.player + ": " + tiles(h.known) + (h.hidden ? " +" + h.hidden + " hidden" : "");
+      return el("p", text, { "data-player": h.player });
+    }).concat(doc.boneyard ? [el("p", "boneyard: " + (tiles(doc.boneyard.known) + " +" +
+      doc.boneyard.hidden + " hidden").trim())] : []));
+    showPad(q);
+    showActions(q);
+    showPlaces();
+    showEvents();
+  }
+
+  function queuedTiles(q) {
+    var out = {};
+    q.entries.forEach(function (e) { if (e.tile) out[e.tile] = true; });
+    return out;
+  }
+
+  function behind() { return queue().entries.length > 0 || (!!doc && doc.seq < acked); }
+
+  function showPad(q) {
+    var stale = behind(), queued = queuedTiles(q);
+    var byTile = {};
+    doc.pad.forEach(function (t) { byTile[t.tile] = t; });
+    Array.prototype.forEach.call(document.querySelectorAll("#pad [data-tile]"), function (b) {
+      var t = byTile[b.dataset.tile];
+      var active;
+      if (conflict || halted) active = false;
+      else if (mode && mode.kind === "reveal") active = t.state !== "table";
+      else if (mode && mode.kind === "draw") active = !!t.draw;
+      else if (stale) active = !queued[t.tile] && t.state !== "table" && !!doc.turn;
+      else active = t.active;
+      b.disabled = !active;
+      b.dataset.state = queued[t.tile] ? "pending" : t.state;
+      var picked = (mode && mode.kind === "choose" && mode.tile === t.tile) ||
+        (mode && mode.kind === "reveal" && mode.tiles.indexOf(t.tile) >= 0);
+      b.classList.toggle("picked", !!picked);
+      b.setAttribute("aria-pressed", picked ? "true" : "false");
+    });
+  }
+
+  function showActions(q) {
+    var acts = doc.actions, idle = !conflict && !halted;
+    var on = {
+      pass: !!acts.pass, draw: !!acts.draw, block: !!acts.block, undo: !!acts.undo, note: true,
+      reveal: !!doc.hand && !!doc.hands.some(function (h) { return h.hidden; }) || !!doc.prompt.reveal,
+    };
+    Array.prototype.forEach.call(document.querySelectorAll("#actions [data-action]"), function (b) {
+      if (b.dataset.suit) return;
+      b.disabled = !(idle && on[b.dataset.action]);
+    });
+    fill($("declares"), (acts.declare || []).map(function (d, i) {
+      var b = el("button", d.label, { type: "button", "class": "action", "data-action": "declare", "data-suit": i ? "even" : "odd" });
+      b.disabled = !idle;
+      return b;
+    }));
+    Array.prototype.forEach.call(document.querySelectorAll("#agreement [data-action], #offer [data-action]"), function (b) {
+      b.disabled = !idle || q.entries.length > 0;
+    });
+  }
+
+  function showPlaces() {
+    var items = [];
+    if (mode && mode.kind === "choose") {
+      items.push(el("span", mode.tile + " goes:"));
+      mode.places.forEach(function (p) {
+        items.push(el("button", p.id + " (" + p.entry + ")", { type: "button", "class": "place", "data-place": p.id }));
+      });
+    } else if (mode && mode.kind === "draw") {
+      items.push(el("span", "drawn tile? "));
+      items.push(el("button", "unseen", { type: "button", "class": "place", "data-draw": "unseen" }));
+    } else if (mode && mode.kind === "reveal") {
+      items.push(el("span", mode.player + "'s tiles: " + (mode.tiles.join(" ") || "(tap them)")));
+      items.push(el("button", "reveal", { type: "button", "class": "place", "data-reveal": "send" }));
+      items.push(el("button", "not shown", { type: "button", "class": "place", "data-reveal": "skip" }));
+    }
+    fill($("places"), items);
+  }
+
+  function showEvents() {
+    fill($("events"), doc.events.slice().reverse().map(function (e) {
+      var li = el("li", "#" + e.seq + " " + e.words, { "data-seq": String(e.seq), value: String(e.seq) });
+      if (e.undo) { li.className = "undoable"; li.setAttribute("role", "button"); li.tabIndex = 0; }
+      if (e.undo && mode && mode.kind === "undo" && mode.seq === e.seq) {
+        li.className = "undoable asking";
+        li.appendChild(el("strong", " · tap again: " + e.undo.label));
+      }
+      return li;
+    }));
+  }
+
+  function showQueue(q) {
+    var items = refused.map(function (r) {
+      return el("li", r.label + ": refused: " + r.error, { "class": "refused" });
+    });
+    q.entries.forEach(function (e) {
+      items.push(el("li", e.label + " · pending, #" + e.seq, { "class": "pending", "data-pending-seq": String(e.seq) }));
+    });
+    fill($("queue"), items);
+  }
+
+  function showConflict(q) {
+    var box = $("conflict");
+    box.hidden = !conflict;
+    if (!conflict || !doc) return;
+    var theirs = doc.events.filter(function (e) { return e.seq > conflict.base; }).map(function (e) {
+      return "#" + e.seq + " " + e.words;
+    });
+    var mine = q.entries.map(function (e) { return e.label; });
+    $("conflict-text").textContent = "The server has " + (doc.seq - conflict.base) + " event(s) you had not seen: " +
+      (theirs.join("; ") || "-") + ". Yours, not stored: " + (mine.join("; ") || "-") + ".";
+  }
+
+  // -- taps ---------------------------------------------------------------------------------------
+  function entryFor(name) {
+    return name === "pass" ? doc.actions.pass : name === "block" ? doc.actions.block
+      : name === "undo" ? doc.actions.undo : null;
+  }
+
+  function tapTile(name) {
+    var t = doc.pad.filter(function (x) { return x.tile === name; })[0];
+    if (!t) return;
+    if (mode && mode.kind === "reveal") {
+      var i = mode.tiles.indexOf(name);
+      if (i >= 0) mode.tiles.splice(i, 1); else mode.tiles.push(name);
+      show();
+      return;
+    }
+    if (mode && mode.kind === "draw") { enqueue({ label: "draw " + name, body: t.draw, tile: name }); return; }
+    if (mode && mode.kind === "choose" && mode.tile === name) { mode = null; show(); return; }
+    if (behind()) {  // built on entries not yet stored or shown: the server places the tile when it is sent
+      enqueue({ label: "play " + name, body: name.replace("-", ""), tile: name });
+      return;
+    }
+    if (t.places.length === 1) enqueue({ label: "play " + name, body: t.places[0].entry, tile: name });
+    else if (t.places.length > 1) { mode = { kind: "choose", tile: name, places: t.places }; show(); }
+  }
+
+  function tapAction(b) {
+    var name = b.dataset.action;
+    if (name === "declare") {
+      var d = (doc.actions.declare || [])[b.dataset.suit === "even" ? 1 : 0];
+      enqueue(d);
+    } else if (name === "draw") {
+      if (mode && mode.kind === "draw") { enqueue({ label: "draw unseen", body: doc.actions.draw.body }); return; }
+      mode = doc.pad.some(function (t) { return t.draw; }) && !queue().entries.length ? { kind: "draw" } : null;
+      if (!mode) enqueue({ label: "draw unseen", body: doc.actions.draw.body });
+      else show();
+    } else if (name === "reveal") {
+      startReveal();
+    } else if (name === "note") {
+      var line = $("entry-line"), text = line.value.trim();
+      if (!text) { $("banner").textContent = "type the note in the line, then tap note"; line.focus(); return; }
+      line.value = "";
+      enqueue({ label: "note " + text, body: JSON.stringify({ type: "note", text: text }) + "\n", type: JSONL });
+    } else if (name === "offer") {
+      var o = doc.prompt.offer;
+      if (o && o.action === "reveal") startReveal();
+      else enqueue(o);
+    } else if (name === "agree" || name === "disagree") {
+      if (doc.agreement) enqueue(doc.agreement[name]);
+    } else {
+      var e = entryFor(name);
+      if (e) enqueue({ label: e.label, body: e.body, type: e.type });
+    }
+  }
+
+  function startReveal() {
+    if (doc.prompt.reveal) { mode = { kind: "reveal", player: doc.prompt.reveal, tiles: [] }; show(); return; }
+    revealing = true;
+    mode = { kind: "reveal-wait" };
+    load();
+  }
+
+  function tapReveal(how) {
+    if (!mode || mode.kind !== "reveal") return;
+    if (how === "skip") skipped.push(mode.player);
+    else enqueue({ label: "reveal " + mode.player + " " + mode.tiles.join(" "), type: JSONL,
+                   body: JSON.stringify({ type: "reveal", player: mode.player, tiles: mode.tiles }) + "\n" });
+    mode = null;
+    load();
+  }
+
+  root.addEventListener("click", function (ev) {
+    var b = ev.target.closest("button, li.undoable, #picture [data-place]");
+    if (!b || !doc || b.disabled) return;
+    if (b.dataset.tile) tapTile(b.dataset.tile);
+    else if (b.dataset.place) {
+      var p = mode && mode.places.filter(function (x) { return x.id === b.dataset.place; })[0];
+      if (p) enqueue({ label: "play " + mode.tile + " " + p.id, body: p.entry, tile: mode.tile });
+    } else if (b.dataset.draw) enqueue({ label: "draw unseen", body: doc.actions.draw.body });
+    else if (b.dataset.reveal) tapReveal(b.dataset.reveal);
+    else if (b.dataset.resolve) resolve(b.dataset.resolve);
+    else if (b.dataset.action) tapAction(b);
+    else if (b.dataset.seq) {  // a first tap asks, a second undoes back to it (a stray tap writes nothing)
+      var e = doc.events.filter(function (x) { return String(x.seq) === b.dataset.seq; })[0];
+      if (!e || !e.undo || queue().entries.length) return;
+      if (mode && mode.kind === "undo" && mode.seq === e.seq) enqueue(e.undo);
+      else { mode = { kind: "undo", seq: e.seq }; show(); }
+    }
+  });
+
+  $("entry").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var line = $("entry-line"), text = line.value.trim();
+    if (!text) return;
+    line.value = "";
+    enqueue({ label: text, body: text, line: true });
+  });
+
+  window.addEventListener("online", function () { pump(); });
+  window.addEventListener("storage", function (ev) { if (ev.key === QUEUE) show(); });
+  if (window.EventSource) {
+    var source = new EventSource(api + "/stream");
+    source.onmessage = function () { if (!sending && !queue().entries.length) load(); };
+    source.onopen = function () { if (!queue().entries.length) load(); };
+  }
+  setInterval(function () { if (queue().entries.length && !conflict && !halted) pump(); }, 3000);
+  doc = stored(DOC);
+  show();
+  load();
+  pump();
+})();
