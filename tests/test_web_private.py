@@ -189,6 +189,7 @@ READS = [
     "/api/matches/{id}/events",
     "/api/matches/{id}/audit",
     "/api/matches/{id}/export",
+    "/api/matches/{id}/recorder",
     "/m/{id}",
     "/m/{id}/part",
     "/m/{id}/sheet",
@@ -463,3 +464,18 @@ def test_a_private_event_on_postgres_across_two_workers(pg_url: str, tmp_path: P
         assert write.status_code == 403
         assert cli("token", "public", PRIVATE, "--db", pg_url).code == 0
         assert s.client.get("/api/matches/sec-1").status_code == 200
+
+
+def test_a_private_matchs_recorder_page_names_no_one_and_reads_with_the_tables_token(club: Club) -> None:
+    """The table card's link carries its token in the fragment, which the browser does not send: the
+    recorder's frame of a private match is served without its names, and its state document is read
+    with the table's token (404 without it, as every read of a private match)."""
+    s, keys = club.s, club.keys
+    frame = s.client.get("/m/sec-1/record")
+    assert frame.status_code == 200 and "Zelda Secret" not in frame.text and "Yann Hidden" not in frame.text
+    assert "Zelda Secret" in s.client.get("/m/sec-1/record", headers=_json(keys["table"])).text
+    assert s.client.get("/api/matches/sec-1/recorder").status_code == 404
+    assert s.client.get("/api/matches/sec-1/recorder", headers=_json(keys["other_table"])).status_code == 404
+    state = s.client.get("/api/matches/sec-1/recorder", headers=_json(keys["table"]))
+    assert state.status_code == 200 and "Zelda Secret" in state.text
+    assert s.client.get("/m/nope/record").status_code == 404
