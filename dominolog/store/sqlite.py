@@ -28,6 +28,7 @@ class SqliteStore(Store):
         super().__init__(path, db.conn, read_only)
         self.db = db
         self._access_seen = False
+        self._private_seen = False
 
     def _begin(self) -> None:
         """BEGIN IMMEDIATE: take the write lock now (waiting up to the busy timeout), so that a
@@ -47,7 +48,9 @@ class SqliteStore(Store):
         return self._access_seen
 
     def _has_private(self) -> bool:
-        return "private_events" in set(self.db.table_names())
+        if not self._private_seen:  # (once there, kept: every read of the server asks)
+            self._private_seen = "private_events" in set(self.db.table_names())
+        return self._private_seen
 
     def _has_analyses(self) -> bool:
         return ANALYSES_TABLE in set(self.db.table_names())
