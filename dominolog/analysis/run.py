@@ -154,3 +154,38 @@ def kept_or_made(
         except ReadOnlyError:
             saved = False
     return review, saved
+
+
+def newest_kept(store: Any, match_id: str, variant: str | None) -> tuple[str, int, MatchReview] | None:
+    """The newest analysis of the match the store keeps with ``dominolog analyze``'s default settings
+    (made at its latest head), as ``(head, seq of that head, review)``; None when none is kept (or the
+    kept ones were damaged behind the store's back)."""
+    from dominolog.analysis.cache import VERSION, settings_for
+    from dominolog.analysis.results import review_from_dict
+
+    found = store.newest_analysis(match_id, VERSION, settings_for(variant))
+    if found is None:
+        return None
+    head, seq, kept = found
+    try:
+        return head, seq, review_from_dict(kept)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+
+
+def review_in_child(target: str, match_id: str, events: int) -> tuple[str, dict[str, Any]] | None:
+    """In a process of its own: the default analysis of the stored match's first ``events`` events, as
+    ``(head, review as JSON)``; None when it is not a match (no match_start)."""
+    from dominolog.log.reader import MatchLog
+    from dominolog.store import open_store
+
+    store = open_store(target, create=False, write=False)
+    try:
+        records = [rec for rec, _ in store.records(match_id)][:events]
+        log = MatchLog(f"{store.path}#{match_id}", 1, records)
+    finally:
+        store.close()
+    if log.orphan or not records:
+        return None
+    review = review_match(log)
+    return review.head or "", review.as_dict()

@@ -42,6 +42,10 @@ def _frame(title: str, body: str, stream: str, part: str) -> str:
     )
 
 
+#: the frame of a live page (the analysis page while its analysis is made uses it too)
+frame = _frame
+
+
 def _web_store(request: Request) -> Store:
     return request.app.state.web.stores.get()  # type: ignore[no-any-return]
 
