@@ -150,3 +150,32 @@ def test_two_postgres_workers_analyse_a_head_once(pg_url: str, tmp_path: Path) -
     with psycopg.connect(pg_url) as conn:
         rows = conn.execute("SELECT head, count(*) FROM analyses WHERE match_id = %s GROUP BY head", (MID,)).fetchall()
     assert len(rows) == 2 and all(n == 1 for _, n in rows)
+
+
+def test_the_waiting_page_shows_the_analysis_once_made_in_a_real_browser(tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    from tests.test_audit_html import _driver
+
+    with Server(tmp_path / "c.db", tmp_path) as s:
+        _begin(s)
+        _append(s, LINES[1 : ENDS[0] - 1])
+        driver = _driver(tmp_path)
+        try:
+            driver.set_page_load_timeout(20)
+            driver.get(f"{s.url}/m/{SEG}/analysis")
+            assert "made when one does" in driver.find_element(By.TAG_NAME, "main").text
+            deadline = time.monotonic() + 10
+            while driver.find_element(By.ID, "live-state").text != "live" and time.monotonic() < deadline:
+                time.sleep(0.05)
+            _append(s, LINES[ENDS[0] - 1 : ENDS[0]])  # the first hand ends: analysed, kept, and the page loads it
+            deadline = time.monotonic() + WAIT_SECONDS
+            while not driver.find_elements(By.CSS_SELECTOR, "table") and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert driver.find_element(By.TAG_NAME, "h1").text == f"Analysis: {MID}"
+            assert driver.find_elements(By.CSS_SELECTOR, "table"), "the analysis never appeared"
+            logged = driver.get_log("browser")  # (no policy violation; the browser's own favicon.ico is no page's)
+            errors = [e for e in logged if e["level"] == "SEVERE" and "favicon.ico" not in e["message"]]
+            assert errors == []
+        finally:
+            driver.quit()

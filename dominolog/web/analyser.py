@@ -21,6 +21,7 @@ import logging
 import os
 import signal
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
@@ -107,16 +108,22 @@ class Analyser:
         self.claims = Claims(stores.target)
         self.seen: dict[str, tuple[int, bool]] = {}
         self.due: list[str] = []
+        self._executor: ProcessPoolExecutor | None = None
         self._pid: int | None = None
         self.made = 0
 
-    async def run(self) -> None:
-        import multiprocessing
+    async def _pool(self) -> ProcessPoolExecutor:
+        """The analysing process, started when first needed (a server with nothing to analyse has none)."""
+        if self._executor is None:
+            import multiprocessing
 
-        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
-        loop = asyncio.get_running_loop()
+            context = multiprocessing.get_context("spawn")  # (not a fork of the server's threads)
+            self._executor = ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
+            self._pid = await asyncio.get_running_loop().run_in_executor(self._executor, os.getpid)
+        return self._executor
+
+    async def run(self) -> None:
         try:
-            self._pid = await loop.run_in_executor(pool, os.getpid)
             first = await self._rows_or_none(_to_analyse)
             rows = await self._rows_or_none(lambda s: s.list_matches())
             self.due = [r["id"] for r in first or []]
@@ -125,11 +132,12 @@ class Analyser:
                 version = self.poller.version
                 await self._notice()
                 while self.due:
-                    await self._analyse(pool, self.due.pop(0))
+                    await self._analyse(self.due.pop(0))
                     await self._notice()
                 await self.poller.wait(version, LOOK_SECONDS)
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
             if self._pid is not None:  # (a long analysis would hold the server's exit)
                 with contextlib.suppress(OSError):
                     os.kill(self._pid, signal.SIGTERM)
@@ -151,7 +159,7 @@ class Analyser:
             if now[0] > 0 and (now[0] > before[0] or (now[1] and not before[1])) and r["id"] not in self.due:
                 self.due.append(r["id"])
 
-    async def _analyse(self, pool: ProcessPoolExecutor, match_id: str) -> None:
+    async def _analyse(self, match_id: str) -> None:
         from dominolog.analysis.cache import VERSION, settings_for
         from dominolog.analysis.run import review_in_child
 
@@ -168,9 +176,14 @@ class Analyser:
             if kept is not None:
                 return
             try:
+                pool = await self._pool()
                 made = await asyncio.get_running_loop().run_in_executor(
                     pool, review_in_child, self.stores.target, match_id, int(row["events"])
                 )
+            except BrokenProcessPool:  # the analysing process died (killed): a new one for the next
+                log.error("the analysing process stopped while analysing match %r", match_id)
+                self._executor, self._pid = None, None
+                return
             except Exception:  # a match the analysis cannot take: said in the server's log, not retried
                 log.exception("could not analyse match %r", match_id)
                 return
