@@ -20,6 +20,7 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -31,15 +32,25 @@ if TYPE_CHECKING:
 
 #: how much lower the analysing process runs than the server (``os.nice``)
 NICENESS = 10
+#: prctl's option: a signal when the parent ends
+PR_SET_PDEATHSIG = 1
 #: the longest the analyser waits for a move before looking again (seconds)
 LOOK_SECONDS = 5.0
 
 log = logging.getLogger("dominolog.analyser")
 
 
-def _lower_priority() -> None:
+def _lower_priority(server: int) -> None:
+    """The analysing process's start: a lower priority, and (Linux) ended with the server however it ends."""
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != server:  # (the server ended before the line above)
+            os._exit(1)
 
 
 def _state(row: dict[str, Any]) -> tuple[int, bool]:
@@ -118,7 +129,9 @@ class Analyser:
             import multiprocessing
 
             context = multiprocessing.get_context("spawn")  # (not a fork of the server's threads)
-            self._executor = ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
+            self._executor = ProcessPoolExecutor(
+                1, mp_context=context, initializer=_lower_priority, initargs=(os.getpid(),)
+            )
             self._pid = await asyncio.get_running_loop().run_in_executor(self._executor, os.getpid)
         return self._executor
 

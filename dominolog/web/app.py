@@ -12,6 +12,7 @@ poller of live streams, and what every answer gets:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import traceback
 from collections.abc import AsyncIterator
@@ -119,6 +120,9 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
         finally:
             for task in tasks:
                 task.cancel()
+            for task in tasks:  # (their own clean-up done: the analysing process ended)
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
             web.stores.close()
 
     app = FastAPI(
