@@ -179,3 +179,25 @@ def test_the_waiting_page_shows_the_analysis_once_made_in_a_real_browser(tmp_pat
             assert errors == []
         finally:
             driver.quit()
+
+
+def test_the_analysing_process_ends_with_the_server_however_it_ends(tmp_path: Path) -> None:
+    """The server killed (SIGKILL, its process alone): its analysing process does not live on."""
+    import os
+    import signal
+
+    with Server(tmp_path / "d.db", tmp_path) as s:
+        _begin(s)
+        _append(s, LINES[1 : ENDS[0]])
+        _wait_for(s, ENDS[0])  # (the analysing process started)
+        assert s.proc is not None
+        children = Path(f"/proc/{s.proc.pid}/task/{s.proc.pid}/children").read_text().split()
+        analysing = [int(c) for c in children if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+        assert len(analysing) == 1
+        assert os.getpriority(os.PRIO_PROCESS, analysing[0]) - os.getpriority(os.PRIO_PROCESS, s.proc.pid) == 10
+        os.kill(s.proc.pid, signal.SIGKILL)
+        s.proc.wait(5)
+        deadline = time.monotonic() + 5
+        while Path(f"/proc/{analysing[0]}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not Path(f"/proc/{analysing[0]}").exists()
