@@ -145,7 +145,11 @@ class Analyser:
                 version = self.poller.version
                 await self._notice()
                 while self.due:
-                    await self._analyse(self.due.pop(0))
+                    match_id = self.due.pop(0)
+                    try:
+                        await self._analyse(match_id)
+                    except Exception:  # (the store failed as it was kept): tried again at the match's next end
+                        log.exception("could not keep the analysis of match %r", match_id)
                     await self._notice()
                 await self.poller.wait(version, LOOK_SECONDS)
         finally:
