@@ -256,8 +256,8 @@ def sheet_page(request: Request, match_id: MatchId) -> Response:
 
 @router.get("/m/{match_id}/analysis", include_in_schema=False)
 def analysis_page(request: Request, match_id: MatchId) -> Response:
+    from dominolog.web.frame import frame
     from dominolog.web.ids import href
-    from dominolog.web.pages import frame
 
     store = _store(request)
     seen = sight(request, store)
