@@ -194,6 +194,8 @@ READS = [
     "/m/{id}/part",
     "/m/{id}/sheet",
     "/m/{id}/audit",
+    "/m/{id}/analysis",
+    "/m/{id}/analysis/part",
 ]
 LISTS = [
     "/api/matches",
@@ -257,9 +259,14 @@ def test_the_read_matrix_of_a_private_match(club: Club) -> None:
             got[name, url] = (code, shown)
             want[name, url] = (401, False) if status == 401 else (200, status == 200)
     assert got == want
-    # the analysis page: none is kept, so 404 for whoever may read; without a key, 404 all the same
-    assert s.client.get("/m/sec-1/analysis").json() == {"error": "no such match"}
-    assert s.client.get("/m/sec-1/analysis", headers=_json(org)).json()["error"].startswith("no analysis")
+    # the analysis over the API: while none is kept, 202 for whoever may read; without a key, 404 all the same
+    assert s.client.get("/api/matches/sec-1/analysis").json() == {"error": "no such match"}
+    assert s.client.get("/api/matches/sec-1/analysis", headers=_json(org)).status_code in (200, 202)
+    # the page waiting for it (or the analysis) with a viewing key: its part and stream carry the key
+    keyed = s.client.get(f"/m/sec-1/analysis?key={quote(keys['viewer'], safe='')}")
+    assert keyed.status_code == 200
+    if "data-part" in keyed.text:
+        assert f"/m/sec-1/analysis/part?key={quote(keys['viewer'], safe='')}" in keyed.text
     # a token that writes never goes in an address
     for token in (org, keys["table"]):
         r = s.client.get(f"/m/sec-1?key={quote(token, safe='')}")

@@ -35,7 +35,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = work / "season.db"
     for source in (ROOT / "replays" / "club-season", ROOT / "replays" / "ghost13-disputed.jsonl"):
         assert run_cli("import", source, "--db", db, cwd=work).code == 0
-    with Server(db, work) as s:
+    with Server(db, work, "--no-analyse") as s:  # (what is kept is what the commands keep)
         for mid in ODD:
             r = s.client.post(
                 "/api/matches",

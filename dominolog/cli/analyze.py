@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from dominolog.analysis.review_text import render_text
 from dominolog.cli.common import (
     EveryMatch,
     MatchStore,
@@ -28,122 +29,22 @@ from dominolog.textsafe import shown
 if TYPE_CHECKING:  # the analysis is imported when the command runs
     from collections.abc import Callable
 
-    from dominolog.analysis.results import Decision, HandReview, MatchReview
-    from dominolog.analysis.sampling import SampledPlan
+    from dominolog.analysis.results import MatchReview
     from dominolog.log.reader import MatchLog
 
 
-def _num(x: float, sign: bool = False) -> str:
-    """An exact value as an integer, a sampled one with 2 decimals."""
-    if isinstance(x, int):
-        return f"{x:+d}" if sign else str(x)
-    return f"{x:+.2f}" if sign else f"{x:.2f}"
+def _progress(total: int, unit: str):  # type: ignore[no-untyped-def]
+    """A progress bar (when it takes a while) as :func:`~dominolog.analysis.run.review_match` reports."""
+    from contextlib import contextmanager
 
+    from dominolog.cli.progress import LateProgress
 
-def _line(d: Decision, width: int) -> str:
-    mark = "!" if d.loss > 0 else " "
-    played = d.played
-    best = f"best {d.best_move} {_num(d.best, True)}"
-    if d.samples is not None:
-        best += f", played {_num(d.value, True)} ±{d.spread:.2f}"
-    return (
-        f"{mark} seq {d.seq:<4} {shown(d.player, 40):<{width}}  played {played:<11} "
-        f"#{d.rank} of {d.count:<3} lost {_num(d.loss):<3} ({best})"
-    )
+    @contextmanager
+    def bar():  # type: ignore[no-untyped-def]
+        with LateProgress(total, "analysing", unit=unit, rate_unit=None) as late:
+            yield lambda n: late.advance(n, n, n)
 
-
-def render_text(review: MatchReview) -> str:
-    """The review as text: a line a decision (mistakes marked ``!``), then each player's figures."""
-    from dominolog.analysis.playout import POLICY
-    from dominolog.analysis.review import ACCURACY
-
-    head = f"{shown(review.match_id or review.source)} ({shown(review.variant or '?')})"
-    if review.note:
-        return f"{head}: {review.note}\n"
-    width = max((len(shown(p, 40)) for p in review.players), default=4)
-    lines = [head]
-    sampling = review.sampling
-    if sampling is not None:
-        lines.append(f"Sampled: {sampling.samples} deals a decision (seed {sampling.seed})")
-    for h in review.hands:
-        lines.append("")
-        known = "deal made known by the reveals" if sampling is None else "recorded with hidden hands"
-        lines.append(f"Hand {h.number}" + (f" ({known})" if h.hidden else ""))
-        for d in h.decisions:
-            lines.append(_line(d, width))
-        if h.note:
-            lines.append(f"  {shown(h.note, 2000)}")
-    lines.append("")
-    lines.append("Per player (choices: decisions whose options do not all have the same value)")
-    for p in review.summary:
-        lines.append(
-            f"  {shown(p.name, 40):<{width}}  {p.choices} choices of {p.decisions} decisions, lost "
-            f"{_num(p.total_loss)} (avg {p.average_loss:.2f}), best move {p.match_rate:.1f}%, accuracy {p.accuracy:.1f}"
-        )
-        for d in p.mistakes:
-            lines.append(
-                f"    hand {d.hand} seq {d.seq}: played {d.played}, lost {_num(d.loss)} "
-                f"(best {d.best_move} {_num(d.best, True)})"
-            )
-    if sampling is None:
-        lines.append(f"Values are exact points for the player on move (theirs minus the opponent's); {ACCURACY}.")
-    else:
-        lines.append(
-            f"Values are points for the player on move (their side's for the rest of the hand minus the others' "
-            f"mean; penalties turned round), each the mean over {sampling.samples} deals consistent with what "
-            f"they knew, with {POLICY}; ± is the standard deviation over the deals; {ACCURACY}."
-        )
-    return "\n".join(lines) + "\n"
-
-
-def _run(log, hands: list[int], jobs: int, from_seq: int, last: int | None, advance) -> list[HandReview]:  # type: ignore[no-untyped-def]
-    from dominolog.analysis.review import plan_match, review_hand, review_hand_of
-
-    if jobs <= 1 or len(hands) <= 1:
-        plans = {h.number: h for h in plan_match(log).hands}
-        return [review_hand(plans[n], None, lambda: advance(1), from_seq, last) for n in hands]
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(review_hand_of, log, n, from_seq, last) for n in hands]
-        out = []
-        for f in futures:
-            done = f.result()
-            advance(len(done.decisions))
-            out.append(done)
-    return out
-
-
-def _run_sampled(
-    log: MatchLog,
-    plan: SampledPlan,
-    hands: list[int],
-    jobs: int,
-    samples: int,
-    seed: int,
-    from_seq: int,
-    last: int | None,
-    sizes: dict[int, int],
-    advance: Callable[[int], None],
-) -> list[HandReview]:
-    """The sampled review of ``hands`` (in this process, or spread over ``jobs`` processes: the same
-    result, each decision seeding its own generator)."""
-    from dominolog.analysis.sampling import review_sampled_hand, review_sampled_hand_of
-
-    if jobs <= 1 or len(hands) <= 1:
-        by_number = {h.number: h for h in plan.hands}
-        return [
-            review_sampled_hand(plan, by_number[n], samples, seed, lambda: advance(1), from_seq, last) for n in hands
-        ]
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(review_sampled_hand_of, log, n, samples, seed, from_seq, last) for n in hands]
-        out = []
-        for n, f in zip(hands, futures, strict=True):
-            out.append(f.result())
-            advance(sizes[n])
-    return out
+    return bar()
 
 
 def _review_of(
@@ -157,49 +58,12 @@ def _review_of(
     seed: int,
 ) -> MatchReview:
     """Analyse one match (a progress bar when it takes a while)."""
-    from dominolog.analysis.results import Sampling
-    from dominolog.analysis.review import assemble, decisions_to_solve, not_solved, plan_match
-    from dominolog.analysis.sampling import SAMPLED, moves_to_sample, plan_sampled
-    from dominolog.cli.progress import LateProgress
+    from dominolog.analysis.run import NoSuchHand, review_match
 
-    plan = plan_match(log)
-    review = not_solved(plan)
-    if review is None and plan.variant in SAMPLED:
-        sampled = plan_sampled(log)
-        chosen_s = [h for h in sampled.hands if hand is None or h.number == hand]
-        if hand is not None and not chosen_s:
-            fail(f"{where} has no hand {hand}")
-        sizes = {h.number: moves_to_sample(sampled, h, from_seq, last) for h in chosen_s}
-        with LateProgress(sum(sizes.values()), "analysing", unit="moves", rate_unit=None) as bar:
-            hands = _run_sampled(
-                log,
-                sampled,
-                [h.number for h in chosen_s],
-                jobs,
-                samples,
-                seed,
-                from_seq,
-                last,
-                sizes,
-                lambda n: bar.advance(n, n, n),
-            )
-        review = assemble(sampled, hands, Sampling(samples, seed))
-    elif review is None:
-        chosen = [h for h in plan.hands if hand is None or h.number == hand]
-        if hand is not None and not chosen:
-            fail(f"{where} has no hand {hand}")
-        total = sum(decisions_to_solve(h, from_seq, last) for h in chosen)
-        with LateProgress(total, "analysing", unit="decisions", rate_unit=None) as bar:
-            hands = _run(log, [h.number for h in chosen], jobs, from_seq, last, lambda n: bar.advance(n, n, n))
-        review = assemble(plan, hands)
-    review.head = plan.head
-    return review
-
-
-def _settings(variant: str | None, hand: int | None, from_seq: int, last: int | None, samples: int, seed: int):  # type: ignore[no-untyped-def]
-    from dominolog.analysis.cache import settings_for
-
-    return settings_for(variant, hand, from_seq, last, samples, seed)
+    try:
+        return review_match(log, hand, jobs, from_seq, last, samples, seed, _progress)
+    except NoSuchHand:
+        fail(f"{where} has no hand {hand}")
 
 
 def _stored_reviews(
@@ -207,11 +71,9 @@ def _stored_reviews(
 ) -> list[MatchReview]:
     """The reviews of the store's matches ``ids`` (or all): each kept one taken as it is, the others
     analysed and kept (unless the store is read-only here: then said once, on stderr)."""
-    from dominolog.analysis.cache import VERSION
-    from dominolog.analysis.results import review_from_dict
+    from dominolog.analysis.cache import settings_for
+    from dominolog.analysis.run import kept_or_made
     from dominolog.cli.common import db_name, match_id_or_fail, store_or_fail
-    from dominolog.log.reader import MatchLog
-    from dominolog.store import ReadOnlyError
 
     out = []
     with store_or_fail(db, create=False, write=False) as store:
@@ -223,24 +85,13 @@ def _stored_reviews(
         told = False
         for mid in ids:
             match_id_or_fail(store, db, mid)
-            row = rows[mid]
-            settings = _settings(row["variant"], *options)
-            kept = store.analysis(mid, row["head"], VERSION, settings)
-            if kept is not None:
-                try:
-                    out.append(review_from_dict(kept))
-                    continue
-                except (KeyError, TypeError, ValueError, IndexError):
-                    pass  # damaged behind the store's back: analysed again
-            log = MatchLog(f"{store.path}#{mid}", 1, [rec for rec, _ in store.records(mid)])
-            review = analyse(log, f"{db_name(db)}: match {shown(mid, 100)}")
-            if review.head == row["head"]:
-                try:
-                    store.save_analysis(mid, row["head"], VERSION, settings, review.as_dict())
-                except ReadOnlyError:
-                    if not told:
-                        sys.stderr.write(f"dominolog: {db_name(db)} is read-only here: the analyses are not kept\n")
-                        told = True
+            where = f"{db_name(db)}: match {shown(mid, 100)}"
+            review, saved = kept_or_made(
+                store, rows[mid], settings_for(rows[mid]["variant"], *options), lambda log, w=where: analyse(log, w)
+            )
+            if saved is False and not told:
+                sys.stderr.write(f"dominolog: {db_name(db)} is read-only here: the analyses are not kept\n")
+                told = True
             out.append(review)
     return out
 

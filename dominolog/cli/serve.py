@@ -25,6 +25,13 @@ def serve(
     rate: Annotated[
         int, typer.Option(min=1, help="Writes a second one token may make (more: 429), counted per server process.")
     ] = 20,
+    analyse: Annotated[
+        bool,
+        typer.Option(
+            "--analyse/--no-analyse",
+            help="Keep each match's analysis current as its hands end (one low-priority process at a time).",
+        ),
+    ] = True,
 ) -> None:
     """Serve the store: the evening's board (/), each match followed live (/m/ID), and the HTTP API
     (/api/..., described at /openapi.json). Reading is open; writing needs a token (dominolog token).
@@ -60,6 +67,7 @@ def serve(
     if workers > 1:
         os.environ["DOMINOLOG_SERVE_DB"] = target
         os.environ["DOMINOLOG_SERVE_RATE"] = str(rate)
+        os.environ["DOMINOLOG_SERVE_ANALYSE"] = "1" if analyse else "0"
         uvicorn.run(
             "dominolog.web.app:from_env",
             factory=True,
@@ -70,7 +78,9 @@ def serve(
             timeout_graceful_shutdown=2,
         )
     else:
-        uvicorn.run(create_app(target, rate), host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+        uvicorn.run(
+            create_app(target, rate, analyse), host=host, port=port, log_level="warning", timeout_graceful_shutdown=2
+        )
 
 
 def _check_address(host: str, port: int) -> None:

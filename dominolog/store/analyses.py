@@ -102,3 +102,22 @@ class Analyses:
             if review is not None and keys is not None:
                 out.append((keys, review))
         return out
+
+    def newest_analysis(
+        self, match_id: str, version: str, settings: dict[str, Any]
+    ) -> tuple[str, int, dict[str, Any]] | None:
+        """The kept review of the match with this version and settings made at its latest head (the
+        head's seq the greatest), as ``(head, seq, review)``; None when none is kept."""
+        if not self._has_analyses():
+            return None
+        rows = self.conn.execute(
+            "SELECT a.head, e.seq, a.review FROM analyses AS a JOIN events AS e "
+            "ON e.match_id = a.match_id AND e.hash = a.head "
+            "WHERE a.match_id = ? AND a.version = ? AND a.settings = ? ORDER BY e.seq DESC",
+            (match_id, version, settings_text(settings)),
+        )
+        for head, seq, text in rows:
+            review = _review(text)
+            if review is not None:
+                return head, seq, review
+        return None

@@ -12,6 +12,7 @@ poller of live streams, and what every answer gets:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import traceback
 from collections.abc import AsyncIterator
@@ -98,8 +99,9 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-def create_app(target: str, rate: int = RATE) -> FastAPI:
-    """The app serving the store ``target`` (a SQLite file or a PostgreSQL URL, which must exist)."""
+def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
+    """The app serving the store ``target`` (a SQLite file or a PostgreSQL URL, which must exist); with
+    ``analyse``, keeping the matches' analyses current as hands end (:mod:`dominolog.web.analyser`)."""
     from dominolog import __version__
     from dominolog.web import api, organiser, pages, recorder, results, tokens_api
     from dominolog.web.ids import MatchIds
@@ -108,11 +110,19 @@ def create_app(target: str, rate: int = RATE) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        task = asyncio.create_task(web.poller.run())
+        from dominolog.web.analyser import Analyser
+
+        tasks = [asyncio.create_task(web.poller.run())]
+        if analyse:
+            tasks.append(asyncio.create_task(Analyser(web.stores, web.poller).run()))
         try:
             yield
         finally:
-            task.cancel()
+            for task in tasks:
+                task.cancel()
+            for task in tasks:  # (their own clean-up done: the analysing process ended)
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
             web.stores.close()
 
     app = FastAPI(
@@ -124,6 +134,7 @@ def create_app(target: str, rate: int = RATE) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.web = web
+    app.state.analysing = analyse
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -160,4 +171,8 @@ def create_app(target: str, rate: int = RATE) -> FastAPI:
 
 def from_env() -> Any:
     """The app of ``dominolog serve --workers N`` (uvicorn imports it in each worker process)."""
-    return create_app(os.environ["DOMINOLOG_SERVE_DB"], int(os.environ.get("DOMINOLOG_SERVE_RATE", RATE)))
+    return create_app(
+        os.environ["DOMINOLOG_SERVE_DB"],
+        int(os.environ.get("DOMINOLOG_SERVE_RATE", RATE)),
+        os.environ.get("DOMINOLOG_SERVE_ANALYSE", "1") != "0",
+    )

@@ -22,24 +22,13 @@ from fastapi.responses import HTMLResponse
 
 from dominolog.club.page import esc
 from dominolog.web.auth import Sight, sight
+from dominolog.web.frame import frame as _frame
 from dominolog.web.ids import MatchId, api_href, href
 
 if TYPE_CHECKING:
     from dominolog.store import Store
 
 router = APIRouter(include_in_schema=False)
-
-
-def _frame(title: str, body: str, stream: str, part: str) -> str:
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{esc(title)}</title>"
-        '<link rel="stylesheet" href="/static/web.css"><script src="/static/live.js" defer></script></head>'
-        f'<body><header><a href="/">dominolog</a> <nav><a href="/">board</a> <a href="/tables">tables</a> '
-        '<a href="/standings">standings</a></nav> <span class="live-state" id="live-state"></span></header>'
-        f'<main id="live" data-stream="{esc(stream)}" data-part="{esc(part)}">{body}</main></body></html>\n'
-    )
 
 
 def _web_store(request: Request) -> Store:

@@ -4,9 +4,11 @@
   report linked as ``/m/{id}/audit`` for a match with violations;
 - ``/m/{id}/audit``: the audit report (``dominolog audit ID --db DB --format html``), with the
   analysis the store keeps beside its events;
-- ``/m/{id}/analysis``: the analysis the store keeps (``dominolog analyze ID --db DB --format html``
-  writes it there); none kept yet: ``404`` with the command that makes it (an analysis can take
-  minutes: it is not started by a reader);
+- ``/m/{id}/analysis``: the newest analysis the store keeps (the server's analyser keeps it current as
+  hands end: :mod:`dominolog.web.analyser`; ``dominolog analyze ID --db DB --format html`` writes the
+  same), "as of seq N, hand K" when the match moved on since; none kept yet: a live page saying it is
+  being made (``--no-analyse``: ``404`` with the command that makes it);
+- ``GET /api/matches/{id}/analysis?format=json|html|text``: the same, ``202`` while it is being made;
 - ``GET /api/matches/{id}/audit?format=text|json|html``, ``GET /api/matches/{id}/export?format=...``,
   ``GET /api/standings?format=...``: the command's output byte for byte.
 
@@ -116,25 +118,63 @@ def sheet_of(store: Store, match_id: str, audit: str = "audit") -> str:
     return render_sheet(summary, audit if summary.violations and records else None)
 
 
-def analysis_of(store: Store, match_id: str) -> str:
-    """The page ``dominolog analyze ID --db DB --format html`` writes, from the analysis the store keeps
-    for the match as it stands (404 saying how to make it when none is kept)."""
-    from dominolog.analysis.cache import VERSION, settings_for
-    from dominolog.analysis.results import review_from_dict
-    from dominolog.analysis.review_html import render_html
+class Pending(Exception):
+    """No analysis of the match is kept yet (``made``: the server's analyser is making it, or will once a
+    hand ends)."""
+
+    def __init__(self, ended: bool) -> None:
+        super().__init__("being made" if ended else "made when a hand ends")
+        self.ended = ended
+
+
+def analysis_of(store: Store, match_id: str, fmt: str = "html", analysing: bool = True) -> tuple[str, int | None]:
+    """What ``dominolog analyze ID --db DB --format FMT`` writes, from the newest analysis the store keeps
+    of the match (the server's analyser keeps it current), with the seq it was made at; one made before
+    the match moved on says so ("as of seq N, hand K"; not in JSON: the answer's headers say it).
+    None kept: :class:`Pending` when the server analyses, else 404 saying how to make it."""
+    from dominolog.analysis.run import newest_kept
 
     if not store.has_match(match_id):
         raise HTTPException(404, "no such match")
     row = next(r for r in store.list_matches() if r["id"] == match_id)
-    kept = store.analysis(match_id, row["head"], VERSION, settings_for(row["variant"]))
-    if kept is not None:
-        try:
-            return render_html(review_from_dict(kept))
-        except (KeyError, TypeError, ValueError, IndexError):
-            pass  # damaged behind the store's back: as if none were kept
-    raise HTTPException(
-        404, "no analysis of this match as it stands is kept yet: dominolog analyze ID --db DB makes it"
-    )
+    found = newest_kept(store, match_id, row["variant"])
+    if found is None:
+        if analysing:
+            raise Pending(bool(row["hands"]))
+        raise HTTPException(
+            404,
+            "no analysis of this match is kept: dominolog analyze ID --db DB makes it (served with --no-analyse)",
+        )
+    head, seq, review = found
+    moved = head != row["head"]
+    hand = max((h.number for h in review.hands), default=0)
+    as_of = f"as of seq {seq}, hand {hand}: the match has moved on since (the next analysis is being made)"
+    if fmt == "json":
+        from dominolog.jsontext import dumps
+
+        return dumps(review.as_dict(), indent=1) + "\n", seq
+    if fmt == "text":
+        from dominolog.analysis.review_text import render_text
+
+        return (f"({as_of})\n" if moved else "") + render_text(review), seq
+    from dominolog.analysis.review_html import render_html
+    from dominolog.club.page import esc
+
+    page = render_html(review)
+    if moved:
+        page = page.replace("</h1>", f"</h1>\n<p class='as-of'>{esc(as_of[0].upper() + as_of[1:])}.</p>", 1)
+    return page, seq
+
+
+def pending_part(match_id: str, ended: bool) -> str:
+    """The live part of the page of an analysis not kept yet."""
+    from dominolog.club.page import esc
+
+    if ended:
+        said = "The analysis of this match is being made; this page shows it when it is ready."
+    else:
+        said = "No hand of this match has ended yet: its analysis is made when one does."
+    return f"<h1>Analysis: {esc(match_id)}</h1><p>{said}</p>"
 
 
 def export_of(
@@ -216,7 +256,55 @@ def sheet_page(request: Request, match_id: MatchId) -> Response:
 
 @router.get("/m/{match_id}/analysis", include_in_schema=False)
 def analysis_page(request: Request, match_id: MatchId) -> Response:
-    return _html(analysis_of(_readable(request, match_id), match_id))
+    from dominolog.web.frame import frame
+    from dominolog.web.ids import href
+
+    store = _store(request)
+    seen = sight(request, store)
+    seen.match(store, match_id)
+    try:
+        return _html(analysis_of(store, match_id, "html", request.app.state.analysing)[0])
+    except Pending as pending:
+        part = pending_part(match_id, pending.ended)
+        stream, again = seen.keyed("/api/board/stream"), seen.keyed(href(match_id, "/analysis/part"))
+        page = frame(f"Analysis: {match_id}", part, stream, again)
+        return Response(page, media_type=MEDIA["html"], headers={"Cache-Control": "no-store"})
+
+
+@router.get("/m/{match_id}/analysis/part", include_in_schema=False)
+def analysis_part(request: Request, match_id: MatchId) -> Response:
+    """The waiting page's live part; once the analysis is kept, a header asking the page to load again."""
+    try:
+        analysis_of(_readable(request, match_id), match_id, "html", request.app.state.analysing)
+    except Pending as pending:
+        return Response(
+            pending_part(match_id, pending.ended), media_type=MEDIA["html"], headers={"Cache-Control": "no-store"}
+        )
+    return Response("", media_type=MEDIA["html"], headers={"Cache-Control": "no-store", "X-Dominolog-Reload": "1"})
+
+
+@router.get(
+    "/api/matches/{match_id}/analysis",
+    summary="The analysis (`dominolog analyze ID --db DB --format F`), kept current by the server; 202 while made",
+)
+def analysis_api(request: Request, match_id: MatchId, format: str = "json") -> Response:
+    from fastapi.responses import JSONResponse
+
+    fmt = _choose(format, AUDIT_FORMATS)
+    store = _readable(request, match_id)
+    try:
+        text, seq = analysis_of(store, match_id, fmt, request.app.state.analysing)
+    except Pending as pending:
+        return JSONResponse(
+            {"match": match_id, "analysis": str(pending)}, status_code=202, headers={"Retry-After": "5"}
+        )
+    head_seq = store.fold_of(match_id).seq
+    headers = {"X-Dominolog-Analysis-Seq": str(seq), "X-Dominolog-Analysis-Current": "yes" if seq == head_seq else "no"}
+    if fmt == "html":
+        return Response(
+            text, media_type=MEDIA["html"], headers={**headers, "Content-Security-Policy": inline_csp(text)}
+        )
+    return Response(text, media_type=MEDIA[fmt], headers=headers)
 
 
 @router.get("/api/matches/{match_id}/audit", summary="The audit report (`dominolog audit ID --db DB --format F`)")

@@ -264,6 +264,12 @@ class Poller:
                 # (RuntimeError: the event loop closed as the server stopped)
                 self._stop.wait(1.0)
 
+    def moved(self) -> None:
+        """Wake whoever waits though no head changed (an analysis was kept: the pages waiting for it)."""
+        self.version += 1
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
     async def wait(self, version: int, timeout: float) -> int:
         """The version once it is past ``version`` (at once if it is already), or after ``timeout``."""
         if self.version == version:

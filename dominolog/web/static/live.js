@@ -11,7 +11,11 @@
     if (busy) { again = true; return; }
     busy = true;
     fetch(main.dataset.part, { cache: "no-store" })
-      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (r) {
+        // the part is gone for a whole page (an analysis made while its page waited): load it
+        if (r.ok && r.headers.get("X-Dominolog-Reload")) { window.location.reload(); return Promise.reject(0); }
+        return r.ok ? r.text() : Promise.reject(r.status);
+      })
       .then(function (html) { main.innerHTML = html; })
       .catch(function () {})
       .then(function () { busy = false; if (again) { again = false; refresh(); } });
