@@ -19,7 +19,7 @@ DATA_FILES = [
     "audit/report.css",
     "audit/report.js",
     "audit/rulings.txt",
-    "club/page.css",
+    "page.css",
     "web/static/live.js",
     "web/static/organiser.js",
     "web/static/record.css",

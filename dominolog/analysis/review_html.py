@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dominolog.analysis.playout import POLICY
 from dominolog.analysis.results import ACCURACY, Decision, HandReview, MatchReview, Number
-from dominolog.club.page import esc, html_page
+from dominolog.htmlpage import esc, html_page
 
 #: a loss at least this big is shown red (a smaller one amber)
 RED = 10

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from dominolog.club.page import esc
+from dominolog.htmlpage import esc
 
 if TYPE_CHECKING:
     from dominolog.store import Store

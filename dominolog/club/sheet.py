@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from dominolog.club.chart import Series, line_chart
-from dominolog.club.page import esc, html_page
 from dominolog.club.summary import MatchSummary, SheetHand, parse_time, summarize
+from dominolog.htmlpage import esc, html_page
 from dominolog.log.reader import MatchLog, Record
 from dominolog.state import Issue, WinnerValue
 from dominolog.store import match_id_of

@@ -5,7 +5,6 @@ each player's history (the rating after each match) under it. No script, nothing
 from __future__ import annotations
 
 from dominolog.club.chart import Series, line_chart
-from dominolog.club.page import esc, html_page
 from dominolog.club.ratings import new_rating
 from dominolog.club.standings import PlayerRow, Standings, VariantTable
 from dominolog.club.standings_render import (
@@ -20,6 +19,7 @@ from dominolog.club.standings_render import (
     rating_cells,
     record_cells,
 )
+from dominolog.htmlpage import esc, html_page
 from dominolog.textsafe import shown
 
 EXTRA_CSS = """

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from dominolog.club.page import esc
+from dominolog.htmlpage import esc
 
 
 def frame(title: str, body: str, stream: str, part: str) -> str:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
-from dominolog.club.page import esc
+from dominolog.htmlpage import esc
 from dominolog.web.auth import writer
 
 if TYPE_CHECKING:

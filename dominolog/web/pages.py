@@ -20,7 +20,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
-from dominolog.club.page import esc
+from dominolog.htmlpage import esc
 from dominolog.web.auth import Sight, sight
 from dominolog.web.frame import frame as _frame
 from dominolog.web.ids import MatchId, api_href, href

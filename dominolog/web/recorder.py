@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
-from dominolog.club.page import esc
+from dominolog.htmlpage import esc
 from dominolog.web.auth import sight
 from dominolog.web.ids import MatchId, api_href, href
 

@@ -158,7 +158,7 @@ def analysis_of(store: Store, match_id: str, fmt: str = "html", analysing: bool 
 
         return (f"({as_of})\n" if moved else "") + render_text(review), seq
     from dominolog.analysis.review_html import render_html
-    from dominolog.club.page import esc
+    from dominolog.htmlpage import esc
 
     page = render_html(review)
     if moved:
@@ -168,7 +168,7 @@ def analysis_of(store: Store, match_id: str, fmt: str = "html", analysing: bool 
 
 def pending_part(match_id: str, ended: bool) -> str:
     """The live part of the page of an analysis not kept yet."""
-    from dominolog.club.page import esc
+    from dominolog.htmlpage import esc
 
     if ended:
         said = "The analysis of this match is being made; this page shows it when it is ready."

@@ -21,7 +21,7 @@ def esc(value: object, limit: int = LIMIT) -> str:
 
 @cache
 def page_css() -> str:
-    text = resources.files("dominolog.club").joinpath("page.css").read_text(encoding="utf-8")
+    text = resources.files("dominolog").joinpath("page.css").read_text(encoding="utf-8")
     assert "</" + "style" not in text.lower(), "page.css"
     return text
 
