@@ -1,0 +1,50 @@
+"""Retake the README's pictures of ``dominolog serve`` (not a test): the club season imported into a
+new store, the installed server started, the board, a followed match and every table photographed
+in Debian's headless Chromium at 1280 x 757, into ``docs/serve-*.png``.
+
+    python tests/make_screenshots.py
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    from tests.webserver import Server
+
+    with tempfile.TemporaryDirectory(prefix="dominolog-shots-") as folder:
+        tmp = Path(folder)
+        db = tmp / "club.db"
+        dominolog = shutil.which("dominolog") or sys.exit("the console script dominolog is not installed")
+        subprocess.run([dominolog, "import", "--db", str(db), str(ROOT / "replays" / "club-season")], check=True)
+        with Server(db, tmp, "--no-analyse") as s:
+            options = webdriver.ChromeOptions()
+            options.binary_location = "/usr/bin/chromium"
+            for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"):
+                options.add_argument(arg)
+            options.add_argument(f"--user-data-dir={tmp / 'profile'}")
+            driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+            try:
+                first = s.client.get("/api/matches").json()["matches"][0]["id"]
+                for name, path in (("board", "/"), ("match", f"/m/{first}"), ("tables", "/tables")):
+                    driver.get(s.url.rstrip("/") + path)
+                    time.sleep(1.0)
+                    driver.save_screenshot(str(ROOT / "docs" / f"serve-{name}.png"))
+            finally:
+                driver.quit()
+
+
+if __name__ == "__main__":
+    main()
