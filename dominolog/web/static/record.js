@@ -444,6 +444,18 @@
     source.onopen = function () { if (!queue().entries.length) load(); };
   }
   setInterval(function () { if (queue().entries.length && !conflict && !halted) pump(); }, 3000);
+  // a reload while the server is out of reach: the service worker keeps this page, its script and style
+  // (browsers allow it on localhost and HTTPS only: elsewhere the page works as before while open)
+  if (navigator.serviceWorker && window.isSecureContext) {
+    navigator.serviceWorker.addEventListener("message", function (ev) {
+      if (ev.data && ev.data.kept === location.pathname) root.dataset.reload = "offline";
+    });
+    navigator.serviceWorker.register("/record-sw.js", { scope: "/m/" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      if (reg.active) reg.active.postMessage({ keep: location.pathname });
+    }).catch(function () { /* refused (private browsing, storage off): the page works while open */ });
+  }
   doc = stored(DOC);
   show();
   load();
