@@ -60,6 +60,7 @@ async def recorder_document(
 ACTIONS = [
     ("pass", "pass"),
     ("draw", "draw"),
+    ("pair", "pair"),
     ("block", "block"),
     ("reveal", "reveal"),
     ("note", "note"),
