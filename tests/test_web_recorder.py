@@ -464,11 +464,21 @@ def test_two_phones_on_one_match_one_winner_per_seq(server: Server, tmp_path: Pa
         first.settled()
         first.wait(lambda: first.js("return !!document.querySelector('#events [data-seq=\"4\"]')"), "theirs shown")
         assert first.text('#events [data-seq="4"]') == "#4 play Ana 3-4 right"
+        # mine, refused as stale, kept in the line to re-enter; here the table's next play typed over it
+        assert first.js("return document.getElementById('entry-line').value") == "34L"
+        assert first.js("return document.querySelectorAll('#queue li').length") == 0
+        first.js("document.getElementById('entry-line').value = '36R'")
+        first.tap('#entry button[type="submit"]')
+        first.settled()
+        first.wait(lambda: first.js("return !!document.querySelector('#events [data-seq=\"5\"]')"), "mine re-entered")
         assert first.csp_violations() == [] and second.csp_violations() == []
     finally:
         first.quit()
         second.quit()
-    assert _stored(server)[3:] == [{"type": "play", "player": "Ana", "tile": "3-4", "end": "right"}]
+    assert _stored(server)[3:] == [
+        {"type": "play", "player": "Ana", "tile": "3-4", "end": "right"},
+        {"type": "play", "player": "Ben", "tile": "3-6", "end": "right"},
+    ]
 
 
 def test_a_spinner_place_and_a_seen_draw_by_taps_in_39(server: Server, tmp_path: Path) -> None:

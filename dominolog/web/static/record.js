@@ -129,7 +129,10 @@
       q.entries.forEach(function (e) { e.key = newKey(); });
       predict(q);
       saveQueue(q);
-    } else {
+    } else {  // dropped from the queue, kept in the line to re-enter (what was tapped, as notation)
+      var line = $("entry-line"), typed = q.entries.filter(function (e) { return e.type === DN; })
+        .map(function (e) { return e.body; });
+      if (typed.length) line.value = (line.value.trim() ? line.value.trim() + " " : "") + typed.join(" ");
       q.entries = [];
       saveQueue(q);
     }
