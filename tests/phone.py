@@ -93,3 +93,122 @@ def tap_event(phone: Phone, event: dict[str, Any], seq: int) -> int:
     listed = f"return !!document.querySelector('#events [data-seq=\"{seq}\"]')"
     phone.wait(lambda: phone.js(listed), f"seq {seq} listed")
     return taps
+
+
+def _listed(phone: Phone, seq: int) -> None:
+    phone.settled()
+    listed = f"return !!document.querySelector('#events [data-seq=\"{seq}\"]')"
+    phone.wait(lambda: phone.js(listed), f"seq {seq} listed")
+
+
+def _shown(phone: Phone, css: str) -> bool:
+    return bool(phone.js("var n = document.querySelector(arguments[0]); return !!n && !n.closest('[hidden]')", css))
+
+
+def record_by_taps(phone: Phone, events: list[dict[str, Any]], seq: int) -> list[dict[str, Any]]:
+    """Record ``events`` (a simulated match as seen at the table, without its ``match_start``) by taps
+    alone, the first to get ``seq``; the events the server should then hold from ``seq`` on: each as
+    simulated, but a deal without the ``dealer`` the rules name, each hand's end after its agreement note
+    (agreed), no reveal the rules did not ask for (they could give the result without it), and a hand whose
+    first tile the log wrote high end first as its mirror (the pad lays it low end left: its ``left``
+    and ``right`` swapped, as the recorder taps the ends of the page's picture)."""
+    expected: list[dict[str, Any]] = []
+    mirrored = False
+    for simulated in events:
+        event = dict(simulated)
+        if event["type"] == "deal":
+            mirrored = False
+        elif event["type"] == "play" and "tile" in event and "end" not in event and _first(expected):
+            a, b = event["tile"].split("-")
+            mirrored = a > b  # the pad lays a hand's first tile low end left: the line is the mirror of the log's
+            event["tile"] = f"{min(a, b)}-{max(a, b)}"
+        elif mirrored and event["type"] == "play" and event.get("end") in ("left", "right"):
+            event["end"] = {"left": "right", "right": "left"}[event["end"]]
+        try:
+            seq = _record_one(phone, event, seq, expected)
+        except AssertionError as exc:
+            refused = phone.text("#queue")
+            said = f"at seq {seq} recording {event}; prompt {phone.text('#prompt')!r}; {refused}"
+            raise AssertionError(f"{exc}; {said}") from exc
+    return expected
+
+
+def _record_one(phone: Phone, event: dict[str, Any], seq: int, expected: list[dict[str, Any]]) -> int:
+    """Record one event by taps (see :func:`record_by_taps`); the next seq."""
+    if True:
+        kind = event["type"]
+        bare = {k: v for k, v in event.items() if k not in ("seq", "hash", "at")}
+        if kind == "deal":
+            phone.wait(lambda: _shown(phone, "#offer [data-action]"), "the deal's buttons")
+            offered = phone.text('#offer [data-action="offer"]')
+            if offered == f"deal, {event['leader']} leads" and "start_tile" not in event:
+                phone.tap('#offer [data-action="offer"]')
+            else:
+                phone.tap(f'#offer [data-action="deal"][data-leader="{event["leader"]}"]')
+                if "start_tile" in event:
+                    phone.tap(f'button[data-tile="{event["start_tile"]}"]')
+            bare.pop("dealer", None)
+        elif kind == "play" and "tiles" in event:
+            phone.tap('[data-action="pair"]')
+            for tile in event["tiles"]:
+                phone.tap(f'button[data-tile="{tile}"]')
+        elif kind in ("play", "pass"):
+            tap_event(phone, event, seq)
+        elif kind == "draw":
+            assert event["tile"] is None, event
+            phone.tap('[data-action="draw"]')
+            time.sleep(0.05)
+            if _shown(phone, '#places [data-draw="unseen"]'):
+                phone.tap('#places [data-draw="unseen"]')
+        elif kind == "declare":
+            phone.tap(f'[data-action="declare"][data-suit="{event["suit"]}"]')
+        elif kind == "block_call":
+            phone.tap('[data-action="block"]')
+        elif kind == "reveal":
+            player = event["player"]
+            asked = f"{player}'s tiles"
+
+            def ready(asked: str = asked) -> bool:
+                return asked in phone.text("#prompt") or _shown(phone, "#agreement") or _shown(phone, "#offer button")
+
+            phone.wait(ready, f"the hand's end ({player}'s reveal)")
+            if _shown(phone, "#agreement"):
+                return seq  # the rules give the result without it
+            if asked in phone.text("#prompt"):
+                phone.tap('[data-action="reveal"]')
+            else:
+                phone.tap('#offer [data-action="offer"]')  # "hand over: reveal the tiles"
+            phone.wait(lambda asked=asked: asked in phone.text("#places"), f"{player}'s reveal asked")
+            for tile in event["tiles"]:
+                phone.tap(f'button[data-tile="{tile}"]')
+            phone.tap('#places [data-reveal="send"]')
+        elif kind == "hand_end":
+            phone.wait(lambda: _shown(phone, "#agreement"), "the agreement")
+            player = phone.js("return document.getElementById('agreement-text').textContent.split('. ').pop()")
+            player = str(player).removesuffix(", do you agree?")
+            phone.tap('[data-action="agree"]')
+            points = ", ".join(f"{p} {n}" for p, n in event["points"].items())
+            expected.append({"type": "note", "player": player, "text": f"agrees: hand {_hands(expected)}: {points}"})
+            seq += 1
+        elif kind == "match_end":
+            phone.wait(lambda: phone.text('#offer [data-action="offer"]') == "end the match", "the match's end")
+            phone.tap('#offer [data-action="offer"]')
+        else:
+            raise AssertionError(f"no tap records {kind}")
+        expected.append(bare)
+        _listed(phone, seq)
+        return seq + 1
+
+
+def _first(expected: list[dict[str, Any]]) -> bool:
+    """No tile played yet in the hand the last deal of ``expected`` began."""
+    for e in reversed(expected):
+        if e["type"] == "deal":
+            return True
+        if e["type"] == "play":
+            return False
+    return True
+
+
+def _hands(expected: list[dict[str, Any]]) -> int:
+    return sum(1 for e in expected if e["type"] == "deal")

@@ -87,9 +87,10 @@ def test_the_state_document(server: Server, tmp_path: Path) -> None:
         "text": "hand 1: type the deal and who leads: deal Ana [?]",
         "offer": None,
         "reveal": None,
+        "deal": {"leaders": ["Ana", "Ben"], "start": False},
     }
     assert len(doc["pad"]) == 28 and {t["state"] for t in doc["pad"]} == {"unknown"}
-    assert doc["actions"] == {"pass": None, "draw": None, "block": None, "declare": None, "undo": None}
+    assert doc["actions"] == {"pass": None, "draw": None, "block": None, "declare": None, "undo": None, "pair": False}
     bad = server.client.get(f"/api/matches/{MATCH}/recorder?revealing=nope")
     assert bad.status_code == 422 and bad.json()["error"].startswith("query.revealing: ")
     many = server.client.get(f"/api/matches/{MATCH}/recorder?" + "&".join(["skip=Ana"] * 9))
@@ -463,11 +464,21 @@ def test_two_phones_on_one_match_one_winner_per_seq(server: Server, tmp_path: Pa
         first.settled()
         first.wait(lambda: first.js("return !!document.querySelector('#events [data-seq=\"4\"]')"), "theirs shown")
         assert first.text('#events [data-seq="4"]') == "#4 play Ana 3-4 right"
+        # mine, refused as stale, kept in the line to re-enter; here the table's next play typed over it
+        assert first.js("return document.getElementById('entry-line').value") == "34L"
+        assert first.js("return document.querySelectorAll('#queue li').length") == 0
+        first.js("document.getElementById('entry-line').value = '36R'")
+        first.tap('#entry button[type="submit"]')
+        first.settled()
+        first.wait(lambda: first.js("return !!document.querySelector('#events [data-seq=\"5\"]')"), "mine re-entered")
         assert first.csp_violations() == [] and second.csp_violations() == []
     finally:
         first.quit()
         second.quit()
-    assert _stored(server)[3:] == [{"type": "play", "player": "Ana", "tile": "3-4", "end": "right"}]
+    assert _stored(server)[3:] == [
+        {"type": "play", "player": "Ana", "tile": "3-4", "end": "right"},
+        {"type": "play", "player": "Ben", "tile": "3-6", "end": "right"},
+    ]
 
 
 def test_a_spinner_place_and_a_seen_draw_by_taps_in_39(server: Server, tmp_path: Path) -> None:

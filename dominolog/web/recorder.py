@@ -4,7 +4,9 @@
   the package (``static/record.js``, ``static/record.css``: the CSP's ``'self'``, nothing inline);
   opened from the table card's link ``/m/ID/record#token=TOKEN``;
 - ``GET /api/matches/{id}/recorder``: what the page shows, as JSON
-  (:func:`dominolog.web.recorder_state.recorder_state`), open to readers like every read.
+  (:func:`dominolog.web.recorder_state.recorder_state`), open to readers like every read;
+- ``GET /record-sw.js``: the page's service worker (``static/record-sw.js``), at the root so that its
+  scope covers ``/m/``: it keeps the page, its script and style for a reload while the server is out of reach.
 
 The page writes through ``POST /api/matches/{id}/events`` with the table's token, as any client.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from dominolog.htmlpage import esc
 from dominolog.web.auth import sight
@@ -58,6 +60,7 @@ async def recorder_document(
 ACTIONS = [
     ("pass", "pass"),
     ("draw", "draw"),
+    ("pair", "pair"),
     ("block", "block"),
     ("reveal", "reveal"),
     ("note", "note"),
@@ -110,6 +113,15 @@ def page(match_id: str, players: list[str], variant: str | None) -> str:
         '<p class="help">Tap an earlier event of the hand, then again, to undo back to it.</p>'
         "</main></body></html>\n"
     )
+
+
+@router.get("/record-sw.js", include_in_schema=False)
+async def service_worker() -> Response:
+    from importlib import resources
+
+    script = (resources.files("dominolog.web") / "static" / "record-sw.js").read_bytes()
+    # no-cache: the browser asks again at each registration, so that a new version is taken at once
+    return Response(script, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/m/{match_id}/record", response_class=HTMLResponse, include_in_schema=False)

@@ -21,12 +21,16 @@ The document:
   ``end``: the open end of the picture it is, its ``data-end``) and
   its ``draw`` entry (None when it cannot be drawn);
 - ``prompt``: ``kind``, ``text``, ``offer`` (an entry, or ``{"action": "reveal"}``), ``reveal`` (whose
-  tiles are asked for);
+  tiles are asked for), ``deal``: a deal to make by taps where the prompt has no offer (None else):
+  ``leaders`` (the one the rules name, or every player when they name none) and ``start`` (the variant
+  turns a tile up: the deal waits for it, tapped on the pad);
 - ``agreement``: at a hand's end the rules can give, who is asked to agree (the side that did not
   win), the result in words, and the two entries: the agreement note and the hand_end
   (:mod:`dominolog.club.agreement`);
 - ``actions``: the entries of the buttons (pass, draw, block, declare, undo), None where there is no
-  hand to act in.
+  hand to act in (a pass the rules still take once the hand is over is offered, named; a declaration is
+  named for the player who just made a match, when the rules say who); ``pair``: true where a turn may
+  be a pair play (two tiles tapped, sent as ``ab&cd``).
 """
 
 from __future__ import annotations
@@ -121,24 +125,42 @@ def recorder_state(
         offer = _entry(_offer_label(prompt.kind, prompt.default), _lines(prompt.default), JSONL)
     elif prompt.kind == "turn" and prompt.reveals:
         offer = {"label": "hand over: reveal the tiles", "action": "reveal"}
+    deal: dict[str, Any] | None = None
+    if prompt.kind == "deal" and offer is None and state is not None and variant is not None:
+        leader = session.next_leader()
+        deal = {"leaders": [leader] if leader is not None else list(state.players), "start": variant.uses_start_tile}
     doc["prompt"] = {
         "kind": prompt.kind,
         "text": prompt.text,
         "offer": offer,
         "reveal": prompt.player if prompt.kind == "reveal" else None,
+        "deal": deal,
     }
     doc["agreement"] = None
     if prompt.kind == "outcome" and prompt.default is not None and outcome is not None and state is not None:
         doc["agreement"] = _agreement(state, variant, outcome, prompt.default, outcome_text)
     in_play = hand is not None and hand.over is None
+    pass_entry: dict[str, str] | None = _entry("pass", "-") if in_play else None
+    if hand is not None and not in_play and variant is not None and variant.accepts_after_over(hand, "pass"):
+        # a pass the rules still take once the hand is over (Ghost 13: a lock confirmed by two passes)
+        pass_entry = _entry(f"{hand.turn} passes", _lines({"type": "pass", "player": hand.turn}), JSONL)
+    declarer = hand.extra.get("declare") if hand is not None else None
+    declares = None
+    if hand is not None and variant is not None and variant.name == "39":
+        # by the player who just made a match (the rules'), else as typed: by the player on move
+        declares = [
+            _entry(f"{declarer} declares {s}", _lines({"type": "declare", "player": declarer, "suit": s}), JSONL)
+            if isinstance(declarer, str)
+            else _entry(f"declare {s}", f"!{s}")
+            for s in ("odd", "even")
+        ]
     doc["actions"] = {
-        "pass": _entry("pass", "-") if in_play else None,
+        "pass": pass_entry,
         "draw": _entry("draw (unseen)", "+?") if in_play and variant is not None and variant.has_boneyard else None,
         "block": _entry("block", "#") if in_play else None,
-        "declare": [_entry(f"declare {s}", f"!{s}") for s in ("odd", "even")]
-        if hand is not None and variant is not None and variant.name == "39"
-        else None,
+        "declare": declares,
         "undo": _entry("undo", _lines({"type": "undo"}), JSONL) if hand is not None and standing else None,
+        "pair": in_play and variant is not None and hasattr(variant, "pair_plays"),
     }
     return doc
 

@@ -14,7 +14,7 @@ from dominolog.web.stores import Poller, Stores
 MAX_BODY = 1 << 20
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),

@@ -54,7 +54,7 @@
     var q = queue();
     if (!q.entries.length) q.base = Math.max(doc ? doc.seq : 0, acked);
     q.entries.push({ key: newKey(), label: entry.label, body: entry.body, type: entry.type || DN,
-                     tile: entry.tile || null, line: !!entry.line });
+                     tile: entry.tile || null, tiles: entry.tiles || null, line: !!entry.line });
     predict(q);
     saveQueue(q);
     mode = null;
@@ -129,7 +129,10 @@
       q.entries.forEach(function (e) { e.key = newKey(); });
       predict(q);
       saveQueue(q);
-    } else {
+    } else {  // dropped from the queue, kept in the line to re-enter (what was tapped, as notation)
+      var line = $("entry-line"), typed = q.entries.filter(function (e) { return e.type === DN; })
+        .map(function (e) { return e.body; });
+      if (typed.length) line.value = (line.value.trim() ? line.value.trim() + " " : "") + typed.join(" ");
       q.entries = [];
       saveQueue(q);
     }
@@ -210,6 +213,10 @@
     $("prompt").textContent = p.text;
     var offer = [];
     if (p.offer) offer.push(el("button", p.offer.label, { type: "button", "class": "action", "data-action": "offer" }));
+    (p.deal ? p.deal.leaders : []).forEach(function (name) {  // a deal by taps: who leads (and the tile turned up)
+      offer.push(el("button", "deal, " + name + " leads", { type: "button", "class": "action", "data-action": "deal",
+                                                            "data-leader": name }));
+    });
     fill($("offer"), offer);
     var a = doc.agreement;
     $("agreement").hidden = !a;
@@ -240,7 +247,10 @@
 
   function queuedTiles(q) {
     var out = {};
-    q.entries.forEach(function (e) { if (e.tile) out[e.tile] = true; });
+    q.entries.forEach(function (e) {
+      if (e.tile) out[e.tile] = true;
+      (e.tiles || []).forEach(function (t) { out[t] = true; });
+    });
     return out;
   }
 
@@ -256,12 +266,14 @@
       if (conflict || halted) active = false;
       else if (mode && mode.kind === "reveal") active = t.state !== "table";
       else if (mode && mode.kind === "draw") active = !!t.draw;
+      else if (mode && mode.kind === "start") active = true;
+      else if (mode && mode.kind === "pair") active = !queued[t.tile] && t.state !== "table" && t.state !== "elsewhere";
       else if (stale) active = !queued[t.tile] && t.state !== "table" && !!doc.turn;
       else active = t.active;
       b.disabled = !active;
       b.dataset.state = queued[t.tile] ? "pending" : t.state;
       var picked = (mode && mode.kind === "choose" && mode.tile === t.tile) ||
-        (mode && mode.kind === "reveal" && mode.tiles.indexOf(t.tile) >= 0);
+        (mode && (mode.kind === "reveal" || mode.kind === "pair") && mode.tiles.indexOf(t.tile) >= 0);
       b.classList.toggle("picked", !!picked);
       b.setAttribute("aria-pressed", picked ? "true" : "false");
     });
@@ -270,7 +282,7 @@
   function showActions(q) {
     var acts = doc.actions, idle = !conflict && !halted;
     var on = {
-      pass: !!acts.pass, draw: !!acts.draw, block: !!acts.block, undo: !!acts.undo, note: true,
+      pass: !!acts.pass, draw: !!acts.draw, block: !!acts.block, undo: !!acts.undo, note: true, pair: !!acts.pair,
       reveal: !!doc.hand && !!doc.hands.some(function (h) { return h.hidden; }) || !!doc.prompt.reveal,
     };
     Array.prototype.forEach.call(document.querySelectorAll("#actions [data-action]"), function (b) {
@@ -285,6 +297,8 @@
     Array.prototype.forEach.call(document.querySelectorAll("#agreement [data-action], #offer [data-action]"), function (b) {
       b.disabled = !idle || q.entries.length > 0;
     });
+    var pair = document.querySelector('#actions [data-action="pair"]');
+    if (pair) pair.setAttribute("aria-pressed", mode && mode.kind === "pair" ? "true" : "false");
   }
 
   function showPlaces() {
@@ -297,6 +311,10 @@
     } else if (mode && mode.kind === "draw") {
       items.push(el("span", "drawn tile? "));
       items.push(el("button", "unseen", { type: "button", "class": "place", "data-draw": "unseen" }));
+    } else if (mode && mode.kind === "start") {
+      items.push(el("span", "deal, " + mode.leader + " leads: the tile turned up? (tap it)"));
+    } else if (mode && mode.kind === "pair") {
+      items.push(el("span", "pair play: " + (mode.tiles.join(" & ") || "tap its two tiles")));
     } else if (mode && mode.kind === "reveal") {
       items.push(el("span", mode.player + "'s tiles: " + (mode.tiles.join(" ") || "(tap them)")));
       items.push(el("button", "reveal", { type: "button", "class": "place", "data-reveal": "send" }));
@@ -355,6 +373,20 @@
       return;
     }
     if (mode && mode.kind === "draw") { enqueue({ label: "draw " + name, body: t.draw, tile: name }); return; }
+    if (mode && mode.kind === "start") {
+      enqueue({ label: "deal, " + mode.leader + " leads, " + name + " turned up", type: JSONL,
+                body: JSON.stringify({ type: "deal", leader: mode.leader, hands: null, start_tile: name }) + "\n" });
+      return;
+    }
+    if (mode && mode.kind === "pair") {  // two taps, the tiles in the order tapped (a second tap takes one back)
+      var at = mode.tiles.indexOf(name);
+      if (at >= 0) mode.tiles.splice(at, 1); else mode.tiles.push(name);
+      if (mode.tiles.length < 2) { show(); return; }
+      var two = mode.tiles;
+      enqueue({ label: "pair " + two.join(" & "), body: two.map(function (x) { return x.replace("-", ""); }).join("&"),
+                tiles: two });
+      return;
+    }
     if (mode && mode.kind === "choose" && mode.tile === name) { mode = null; show(); return; }
     if (behind()) {  // built on entries not yet stored or shown: the server places the tile when it is sent
       enqueue({ label: "play " + name, body: name.replace("-", ""), tile: name });
@@ -376,6 +408,15 @@
       else show();
     } else if (name === "reveal") {
       startReveal();
+    } else if (name === "deal") {
+      var deal = doc.prompt.deal, leader = b.dataset.leader;
+      if (!deal || deal.leaders.indexOf(leader) < 0) return;
+      if (deal.start) { mode = { kind: "start", leader: leader }; show(); return; }
+      enqueue({ label: "deal, " + leader + " leads", type: JSONL,
+                body: JSON.stringify({ type: "deal", leader: leader, hands: null }) + "\n" });
+    } else if (name === "pair") {
+      mode = mode && mode.kind === "pair" ? null : { kind: "pair", tiles: [] };
+      show();
     } else if (name === "note") {
       var line = $("entry-line"), text = line.value.trim();
       if (!text) { $("banner").textContent = "type the note in the line, then tap note"; line.focus(); return; }
@@ -444,6 +485,18 @@
     source.onopen = function () { if (!queue().entries.length) load(); };
   }
   setInterval(function () { if (queue().entries.length && !conflict && !halted) pump(); }, 3000);
+  // a reload while the server is out of reach: the service worker keeps this page, its script and style
+  // (browsers allow it on localhost and HTTPS only: elsewhere the page works as before while open)
+  if (navigator.serviceWorker && window.isSecureContext) {
+    navigator.serviceWorker.addEventListener("message", function (ev) {
+      if (ev.data && ev.data.kept === location.pathname) root.dataset.reload = "offline";
+    });
+    navigator.serviceWorker.register("/record-sw.js", { scope: "/m/" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      if (reg.active) reg.active.postMessage({ keep: location.pathname });
+    }).catch(function () { /* refused (private browsing, storage off): the page works while open */ });
+  }
   doc = stored(DOC);
   show();
   load();

@@ -1,0 +1,52 @@
+// dominolog: the phone recorder's service worker (docs/recorder-phone.md, "Reloading offline").
+// Served at /record-sw.js (its scope covers /m/), registered by record.js. It keeps the recorder page
+// of each match opened and its script and style: network first, the cache when the network fails.
+// It never caches an API answer or a write: any other request goes to the network untouched.
+"use strict";
+var CACHE = "dominolog-recorder-1";
+var ASSETS = ["/static/record.js", "/static/record.css"];
+var PAGE = /^\/m\/[^/]+\/record$/;
+
+function kept(url) {
+  return url.origin === self.location.origin && (PAGE.test(url.pathname) || ASSETS.indexOf(url.pathname) >= 0);
+}
+
+self.addEventListener("install", function () { self.skipWaiting(); });
+self.addEventListener("activate", function (ev) {
+  ev.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return n.indexOf("dominolog-recorder-") === 0 && n !== CACHE; })
+      .map(function (n) { return caches.delete(n); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+// the page, once the worker is active: "keep this page" (its first load did not pass through the worker)
+self.addEventListener("message", function (ev) {
+  var data = ev.data || {};
+  if (typeof data.keep !== "string") return;
+  var url = new URL(data.keep, self.location.origin);
+  if (!kept(url) || !PAGE.test(url.pathname)) return;
+  ev.waitUntil(caches.open(CACHE).then(function (cache) {
+    return cache.addAll([url.pathname].concat(ASSETS));
+  }).then(function () {
+    if (ev.source) ev.source.postMessage({ kept: url.pathname });
+  }, function () { /* offline already: the next load online keeps it */ }));
+});
+
+self.addEventListener("fetch", function (ev) {
+  var req = ev.request;
+  if (req.method !== "GET") return;
+  var url = new URL(req.url);
+  if (!kept(url)) return;
+  var key = url.origin + url.pathname;  // without the query (the token is in the fragment, never sent)
+  ev.respondWith(fetch(req).then(function (r) {
+    if (r.ok) {
+      var copy = r.clone();
+      ev.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(key, copy); }));
+    }
+    return r;
+  }, function () {
+    return caches.open(CACHE).then(function (cache) { return cache.match(key); }).then(function (r) {
+      return r || Response.error();
+    });
+  }));
+});
