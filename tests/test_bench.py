@@ -20,6 +20,7 @@ TINY = {
     "bench_verify.py": ["--matches", "5", "--repeat", "1"],
     "bench_store.py": ["--matches", "5", "--repeat", "1"],
     "bench_pg.py": ["--writers", "1,2", "--events", "5"],
+    "bench_phone.py": ["--seeds", "1", "--hands", "1", "--taps", "3"],
     "bench_serve.py": ["--tables", "2", "--events", "3", "--followers", "4", "--rounds", "2"],
     "bench_replay.py": ["--jumps", "5", "--variant", "double-draw"],
     "bench_record.py": [

@@ -325,11 +325,16 @@
 
   function showEvents() {
     fill($("events"), doc.events.slice().reverse().map(function (e) {
-      var li = el("li", "#" + e.seq + " " + e.words, { "data-seq": String(e.seq), value: String(e.seq) });
-      if (e.undo) { li.className = "undoable"; li.setAttribute("role", "button"); li.tabIndex = 0; }
-      if (e.undo && mode && mode.kind === "undo" && mode.seq === e.seq) {
+      var words = "#" + e.seq + " " + e.words;
+      var li = el("li", e.undo ? "" : words, { "data-seq": String(e.seq), value: String(e.seq) });
+      if (!e.undo) return li;
+      // an event a correction reaches is a button inside its list item (a list holds only items)
+      var b = el("button", words, { type: "button", "class": "event", "data-undo": String(e.seq) });
+      li.className = "undoable";
+      li.appendChild(b);
+      if (mode && mode.kind === "undo" && mode.seq === e.seq) {
         li.className = "undoable asking";
-        li.appendChild(el("strong", " · tap again: " + e.undo.label));
+        b.appendChild(el("strong", " · tap again: " + e.undo.label));
       }
       return li;
     }));
@@ -451,7 +456,7 @@
   }
 
   root.addEventListener("click", function (ev) {
-    var b = ev.target.closest("button, li.undoable, #picture [data-place]");
+    var b = ev.target.closest("button, #picture [data-place]");
     if (!b || !doc || b.disabled) return;
     if (b.dataset.tile) tapTile(b.dataset.tile);
     else if (b.dataset.place) {
@@ -461,8 +466,8 @@
     else if (b.dataset.reveal) tapReveal(b.dataset.reveal);
     else if (b.dataset.resolve) resolve(b.dataset.resolve);
     else if (b.dataset.action) tapAction(b);
-    else if (b.dataset.seq) {  // a first tap asks, a second undoes back to it (a stray tap writes nothing)
-      var e = doc.events.filter(function (x) { return String(x.seq) === b.dataset.seq; })[0];
+    else if (b.dataset.undo) {  // a first tap asks, a second undoes back to it (a stray tap writes nothing)
+      var e = doc.events.filter(function (x) { return String(x.seq) === b.dataset.undo; })[0];
       if (!e || !e.undo || queue().entries.length) return;
       if (mode && mode.kind === "undo" && mode.seq === e.seq) enqueue(e.undo);
       else { mode = { kind: "undo", seq: e.seq }; show(); }
