@@ -1,6 +1,6 @@
 """Append latency of a served SQLite store while the server's analyser works through the club season
 (sampled variants: minutes of work in its niced process) against ``serve --no-analyse``: 300 notes, one
-at a time, to a match of their own. Run: ``python bench/bench_analyser.py WORKDIR``."""
+at a time, to a match of their own. Run: ``python bench/bench_analyser.py [--appends 300] [--work DIR]``."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def port() -> int:
         return int(s.getsockname()[1])
 
 
-def run(flag: list[str], work: Path) -> tuple[float, float, float]:
+def run(flag: list[str], work: Path, appends: int = 300) -> tuple[float, float, float]:
     """One server (the analyser on, or ``flag``): the median, 95th percentile and worst append (ms)."""
     work.mkdir(parents=True, exist_ok=True)
     db = work / "s.db"
@@ -63,7 +63,7 @@ def run(flag: list[str], work: Path) -> tuple[float, float, float]:
     )
     time.sleep(3)  # the analyser under way
     lat: list[float] = []
-    for i in range(300):
+    for i in range(appends):
         t = time.perf_counter()
         r = c.post("/api/matches/bench/events", content=json.dumps({"type": "note", "text": f"n{i}"}), headers=h)
         lat.append((time.perf_counter() - t) * 1000)
@@ -74,7 +74,22 @@ def run(flag: list[str], work: Path) -> tuple[float, float, float]:
     return statistics.median(lat), lat[int(len(lat) * 0.95)], lat[-1]
 
 
+def main() -> None:
+    import argparse
+    import platform
+    import tempfile
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--appends", type=int, default=300, help="notes appended one at a time (each run)")
+    ap.add_argument("--work", type=Path, help="the folder of the stores (default: a temp folder)")
+    args = ap.parse_args()
+    print(f"bench_analyser: {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, {os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory(prefix="bench-analyser-") as tmp:
+        work = args.work or Path(tmp)
+        for flag in ([], ["--no-analyse"]):
+            med, p95, mx = run(flag, work / ("on" if not flag else "off"), args.appends)
+            print(f"{' '.join(flag) or 'analysing':14} append ms: median {med:.1f}, p95 {p95:.1f}, max {mx:.1f}")
+
+
 if __name__ == "__main__":
-    for flag in ([], ["--no-analyse"]):
-        med, p95, mx = run(flag, Path(sys.argv[1]) / ("on" if not flag else "off"))
-        print(f"{' '.join(flag) or 'analysing':14} append ms: median {med:.1f}, p95 {p95:.1f}, max {mx:.1f}")
+    main()

@@ -12,6 +12,7 @@ import pytest
 from tests.conftest import ROOT, clean_env
 
 TINY = {
+    "bench_analyser.py": ["--appends", "5"],
     "bench_analyze.py": ["--deals", "1", "--after", "20", "--review", "1"],
     "bench_jobs.py": ["--files", "2", "--matches", "2", "--repeat", "1"],
     "bench_knowledge.py": ["--matches", "1", "--check"],
