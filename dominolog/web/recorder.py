@@ -1,7 +1,8 @@
 """The phone recorder (issue 27, docs/recorder-phone.md):
 
 - ``GET /m/{id}/record``: the page, rendered on the server (names escaped), its script and style from
-  the package (``static/record.js``, ``static/record.css``: the CSP's ``'self'``, nothing inline);
+  the package (``static/record.js``: the CSP's ``'self'``; ``static/record.css`` inline, named by its
+  hash in the page's CSP);
   opened from the table card's link ``/m/ID/record#token=TOKEN``;
 - ``GET /api/matches/{id}/recorder``: what the page shows, as JSON
   (:func:`dominolog.web.recorder_state.recorder_state`), open to readers like every read;
@@ -13,6 +14,8 @@ The page writes through ``POST /api/matches/{id}/events`` with the table's token
 
 from __future__ import annotations
 
+from functools import cache
+from importlib import resources
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -21,6 +24,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from dominolog.htmlpage import esc
 from dominolog.web.auth import sight
 from dominolog.web.ids import MatchId, api_href, href
+from dominolog.web.shared import inline_csp
 
 router = APIRouter()
 
@@ -68,6 +72,15 @@ ACTIONS = [
 ]
 
 
+@cache
+def _css() -> str:
+    """``static/record.css``, put inline (the CSP names its hash: :func:`~dominolog.web.shared.inline_csp`):
+    on a slow network a first visit then waits for one round trip, not two (the page, then its style)."""
+    text = resources.files("dominolog.web").joinpath("static/record.css").read_text(encoding="utf-8")
+    assert "</" + "style" not in text.lower()
+    return text
+
+
 def page(match_id: str, players: list[str], variant: str | None) -> str:
     """The recorder page: its frame, filled in by ``record.js`` from the state document."""
     api = api_href(match_id)
@@ -85,7 +98,7 @@ def page(match_id: str, players: list[str], variant: str | None) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title>"
-        '<link rel="stylesheet" href="/static/record.css"><script src="/static/record.js" defer></script></head>'
+        f'<style>{_css()}</style><script src="/static/record.js" defer></script></head>'
         f'<body><main id="recorder" data-state="idle" data-pending="0" data-match="{esc(match_id)}" '
         f'data-api="{esc(api)}">'
         f'<header><a href="{esc(href(match_id))}">{esc(match_id)}</a> '
@@ -143,4 +156,5 @@ async def record_page(request: Request, match_id: MatchId) -> HTMLResponse:
     found = await web.stores.run(read)
     if found is None:
         raise HTTPException(404, "no such match")
-    return HTMLResponse(page(match_id, *found), headers={"Cache-Control": "no-store"})
+    text = page(match_id, *found)
+    return HTMLResponse(text, headers={"Cache-Control": "no-store", "Content-Security-Policy": inline_csp(text)})
