@@ -101,7 +101,7 @@ def check_model(model: HandModel, players: list[str], seqs: list[int], rng: rand
     return asked
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
 def test_the_engine_answers_as_a_fresh_solve_at_every_event(config: Any, seed: int, viewer: bool) -> None:
     variant, players, options = config
