@@ -100,10 +100,19 @@ class HandModel:
         which = self.edges.keys() if touched is None else [t for t in touched if t in self.edges]
         if not any(forbid(t, slots[match[t]]) for t in which):
             return True  # the world at hand already does
-        edges = dict(self.edges)
-        for t in which:
-            edges[t] = [i for i in edges[t] if not forbid(t, slots[i])]
-        return perfect_matching(self.tiles, len(slots), edges, match) is not None
+        return self.has_world_with({t: [i for i in self.edges[t] if not forbid(t, slots[i])] for t in which})
+
+    def has_world_with(self, narrowed: dict[Tile, list[int]]) -> bool:
+        """Whether a world exists with the tiles of ``narrowed`` in the slots it gives them (each a
+        part of the tile's ``edges``), the other tiles as the facts allow. The world at hand is where
+        the search starts: when it already keeps within ``narrowed`` no matching is solved."""
+        match = self.match
+        if match is None:
+            return False
+        if all(match[t] in narrowed[t] for t in narrowed):
+            return True
+        edges = {**self.edges, **narrowed}
+        return perfect_matching(self.tiles, len(self.slots), edges, match) is not None
 
     # -- knowledge --------------------------------------------------------
     def in_hand(self, tile: Tile, slot: Slot, player: str, seq: int) -> bool:
@@ -152,34 +161,60 @@ class Before:
         self.model = model
         self.player = player
         self.seq = seq
+        self._entered: frozenset[int] | None = None
 
     def _inside(self, tile: Tile, slot: Slot) -> bool:
         return slot.owner == self.player and slot.entry < self.seq < self.model.exit[tile]
 
-    def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
-        """The tiles of ``tiles`` the hand holds in some world."""
-        m = self.model
-        return frozenset(t for t in tiles if any(self._inside(t, m.slots[i]) for i in m.allowed.get(t, ())))
+    def entered(self) -> frozenset[int]:
+        """The slots of the player's hand entered before ``seq``: a tile in one of them is in the hand
+        just before ``seq`` exactly when it had not left it yet (``_inside``). Worked out once: the
+        rules ask :meth:`possible` and :meth:`certain` of several sets of tiles of the same hand, and
+        with it each tile is a set comparison instead of a walk over its slots."""
+        if self._entered is None:
+            player, seq = self.player, self.seq
+            self._entered = frozenset(i for i, s in enumerate(self.model.slots) if s.owner == player and s.entry < seq)
+        return self._entered
 
-    def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
-        """The tiles of ``tiles`` the hand holds in every world."""
-        m = self.model
+    def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
+        """The tiles of ``tiles`` the hand holds in some world: a tile not yet played by ``seq`` with
+        some slot of the worlds among those :meth:`entered`."""
+        m, seq, entered = self.model, self.seq, self.entered()
         out = set()
         for t in tiles:
             allowed = m.allowed.get(t)
-            if allowed and all(self._inside(t, m.slots[i]) for i in allowed):
+            if allowed and seq < m.exit[t] and not entered.isdisjoint(allowed):
+                out.add(t)
+        return frozenset(out)
+
+    def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
+        """The tiles of ``tiles`` the hand holds in every world: a tile not yet played by ``seq``
+        whose every slot of the worlds is among those :meth:`entered`."""
+        m, seq, entered = self.model, self.seq, self.entered()
+        out = set()
+        for t in tiles:
+            allowed = m.allowed.get(t)
+            if allowed and seq < m.exit[t] and allowed <= entered:
                 out.add(t)
         return frozenset(out)
 
     def avoidable(self, tiles: Iterable[Tile]) -> bool:
         """Whether some world has none of ``tiles`` in the hand."""
-        ts = frozenset(tiles)
-        return self.model.has_world_without(lambda t, s: t in ts and self._inside(t, s), ts)
+        return self.model.has_world_with(self._outside(frozenset(tiles)))
 
     def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool:
         """Whether some world has none of ``tiles`` in the hand except perhaps ``keep``."""
-        ts = frozenset(tiles) - {keep}
-        return self.model.has_world_without(lambda t, s: t in ts and self._inside(t, s), ts)
+        return self.model.has_world_with(self._outside(frozenset(tiles) - {keep}))
+
+    def _outside(self, tiles: frozenset[Tile]) -> dict[Tile, list[int]]:
+        """The slots that leave each of ``tiles`` out of the hand just before ``seq`` (the edges
+        :meth:`_inside` does not hold for; a tile played by then is out of it in every slot)."""
+        m, seq, entered = self.model, self.seq, self.entered()
+        return {
+            t: [i for i in m.edges[t] if i not in entered] if seq < m.exit[t] else m.edges[t]
+            for t in tiles
+            if t in m.edges
+        }
 
     def in_one_world(self) -> frozenset[Tile]:
         """The tiles the hand holds in one world the log allows (empty when there is none)."""
@@ -190,8 +225,9 @@ class Before:
 
     def together(self, *tiles: Tile) -> bool:
         """Whether some world has all of ``tiles`` in the hand."""
-        ts = frozenset(tiles)
-        return self.model.has_world_without(lambda t, s: t in ts and not self._inside(t, s), ts)
+        m, seq, entered = self.model, self.seq, self.entered()
+        inside = {t: [i for i in m.edges[t] if i in entered] if seq < m.exit[t] else [] for t in tiles if t in m.edges}
+        return m.has_world_with(inside)
 
 
 # -- matching ----------------------------------------------------------------

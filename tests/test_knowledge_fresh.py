@@ -1,0 +1,122 @@
+"""The knowledge engine's quick answers equal a fresh solve (issue 28): at every event of simulated
+hidden matches, with undos and reveals that contradict the plays, what :class:`Before` says of a
+player's hand (possible, certain, avoidable, together) is what the plain definitions give, each
+world question asked of a perfect matching solved from nothing; and the slots each tile takes in
+some world (``allowed``) are those a fresh solve with the tile pinned to the slot finds."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dominolog.audit.soundness import log_of
+from dominolog.knowledge import Before, HandModel, hand_model
+from dominolog.knowledge.model import perfect_matching
+from dominolog.log.hashchain import add_hashes
+from dominolog.reducer import MatchReducer
+from dominolog.simulate import hide_match, simulate_match
+from dominolog.tiles import DOUBLE_SIX, Tile
+
+CONFIGS: list[tuple[str, tuple[str, ...], dict[str, Any] | None]] = [
+    ("ghost13", ("Ana", "Ben"), None),
+    ("brettspielnetz", ("Ana", "Ben"), None),
+    ("double-draw", ("Ana", "Ben", "Cleo"), None),
+    ("double-draw", ("Ana", "Ben", "Cleo", "Dev"), {"partners": True}),
+    ("39", ("Ana", "Ben"), None),
+    ("double-bergen", ("Ana", "Ben", "Cleo", "Dev"), {"reserve": 2}),
+]
+TURNS = {"play", "draw", "pass"}
+
+
+def with_slips(events: list[dict[str, Any]], rng: random.Random) -> list[dict[str, Any]]:
+    """``events`` (hidden) with slips a recorder makes: a turn undone and entered again, and now and
+    then a reveal mid-hand of tiles picked at random (often contradicting the plays)."""
+    out: list[dict[str, Any]] = []
+    for e in events:
+        body = {k: v for k, v in e.items() if k not in ("seq", "hash")}
+        out.append(body)
+        if e["type"] in TURNS and rng.random() < 0.15:
+            out.append({"type": "undo", "reason": "slip"})
+            out.append(dict(body))
+        if e["type"] in TURNS and "player" in e and rng.random() < 0.03:
+            shown = rng.sample([str(t) for t in DOUBLE_SIX], rng.randint(1, 4))
+            out.append({"type": "reveal", "player": e["player"], "tiles": shown})
+    numbered = [
+        {"type": e["type"], "seq": i, **{k: v for k, v in e.items() if k != "type"}} for i, e in enumerate(out, 1)
+    ]
+    return add_hashes(numbered)
+
+
+def fresh_world(model: HandModel, narrowed: dict[Tile, list[int]]) -> bool:
+    """Whether a world exists with the tiles of ``narrowed`` in its slots: a matching solved from nothing."""
+    edges = {**model.edges, **narrowed}
+    return perfect_matching(model.tiles, len(model.slots), edges) is not None
+
+
+def check_model(model: HandModel, players: list[str], seqs: list[int], rng: random.Random, pinned: bool) -> int:
+    """Compare every answer of ``model`` with its plain definition; returns the questions asked."""
+    asked = 0
+    if not model.feasible:
+        assert perfect_matching(model.tiles, len(model.slots), model.edges) is None
+        return 1
+    if pinned:  # each slot a tile takes in some world: a world with the tile pinned there exists
+        for t in model.tiles:
+            found = frozenset(i for i in model.edges[t] if fresh_world(model, {t: [i]}))
+            assert model.allowed[t] == found, (t, sorted(model.allowed[t]), sorted(found))
+            asked += 1
+    slots, exit = model.slots, model.exit
+    pips = rng.sample(range(7), 2)
+    asks = [
+        frozenset(t for t in DOUBLE_SIX if t.has(pips[0])),
+        frozenset(t for t in DOUBLE_SIX if t.has(pips[1])),
+        frozenset(rng.sample(DOUBLE_SIX, 3)),
+        frozenset(DOUBLE_SIX),
+    ]
+    for p in players:
+        for seq in seqs:
+            before = Before(model, p, seq)
+
+            def inside(t: Tile, i: int, p: str = p, seq: int = seq) -> bool:
+                return slots[i].owner == p and slots[i].entry < seq < exit[t]
+
+            for tiles in asks:
+                known = [t for t in tiles if t in model.edges]
+                may = frozenset(t for t in known if any(inside(t, i) for i in model.allowed[t]))
+                sure = frozenset(t for t in known if model.allowed[t] and all(inside(t, i) for i in model.allowed[t]))
+                assert before.possible(tiles) == may
+                assert before.certain(tiles) == sure
+                out = {t: [i for i in model.edges[t] if not inside(t, i)] for t in known}
+                assert before.avoidable(tiles) == fresh_world(model, out)
+                keep = rng.choice(sorted(tiles))
+                assert before.avoidable_but(tiles, keep) == fresh_world(model, {t: out[t] for t in known if t != keep})
+                two = rng.sample(known, 2) if len(known) >= 2 else known
+                held = {t: [i for i in model.edges[t] if inside(t, i)] for t in two}
+                assert before.together(*two) == fresh_world(model, held)
+                in_world = before.in_one_world()
+                assert all(inside(t, model.match[t]) for t in in_world)  # type: ignore[index]
+                asked += 6
+    return asked
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
+def test_the_engine_answers_as_a_fresh_solve_at_every_event(config: Any, seed: int, viewer: bool) -> None:
+    variant, players, options = config
+    rng = random.Random(seed)
+    events = simulate_match(variant, seed, 0, list(players), options)
+    log = log_of(with_slips(hide_match(events, players[0] if viewer else None), rng))
+    reducer = MatchReducer("<slips>")
+    asked = models = 0
+    for n, rec in enumerate(log.records):
+        reducer.feed(rec)
+        hand = reducer.hand
+        if hand is None or not hand.hidden or reducer.history.deal is None:
+            continue
+        model = hand_model(reducer._hand_start(), hand)
+        seqs = sorted({s.entry + 1 for s in model.slots} | {rec.seq, rec.seq + 1})
+        asked += check_model(model, list(players), seqs[-6:], rng, pinned=n % 6 == 0)
+        models += 1
+    assert models > 0 and asked > 0
