@@ -22,6 +22,7 @@ DATA_FILES = [
     "page.css",
     "web/static/live.js",
     "web/static/organiser.js",
+    "web/static/record-sw.js",
     "web/static/record.css",
     "web/static/record.js",
     "web/static/web.css",

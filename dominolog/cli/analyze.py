@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dominolog.analysis.review_text import render_text
 from dominolog.cli.common import (
     EveryMatch,
     MatchStore,
@@ -191,6 +190,8 @@ def _report(reviews: list[MatchReview], format: str, out: Path | None) -> None:
             name = page_name(r.match_id or Path(r.source).stem, names)
             write_report(render_html(r), out / name, "analysed")
     else:
+        from dominolog.analysis.review_text import render_text
+
         write_report("\n".join(render_text(r) for r in reviews), out, said)
 
 
