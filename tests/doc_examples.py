@@ -15,6 +15,9 @@ print no traceback. An HTML comment just before a block says otherwise, for a pe
   database of the tests' throwaway server); the directives above may follow
   the reason, after `` -- ``, for those commands.
 
+A ```` ```python ```` block is written to ``example.py`` in that folder and run with ``python3 example.py``
+(its marker's commands run instead, when it cannot run here).
+
 A plain ```` ``` ```` block right after ``<!-- output: contains -->`` is output of the block run before it:
 each of its lines is in that output (``...`` stands for any text); ``<!-- output: varies -->`` also lets
 every number differ (timings, sizes).
@@ -47,6 +50,7 @@ class Block:
     exits: list[int] = field(default_factory=lambda: [0])
     until: str | None = None
     fresh: bool = False
+    script: str | None = None  # a Python example: written to example.py, run with python3
     skipped: str | None = None
     compare: str = "contains"
     shown: str = ""
@@ -88,8 +92,9 @@ def blocks(path: Path) -> list[Block]:
         lang, body = m.group(1), m.group(2)
         line = text.count("\n", 0, m.start()) + 1
         marker = COMMENT.search(before[before.rfind("<!--") :]) if before.endswith("-->") else None
-        if lang == "sh":
-            block = Block(name, line, "sh", _logical_lines(body))
+        if lang in ("sh", "python"):
+            commands = _logical_lines(body) if lang == "sh" else ["python3 example.py"]
+            block = Block(name, line, "sh", commands, script=body if lang == "python" else None)
             if marker and marker.group(1) == "example":
                 first, _, rest = marker.group(2).partition("\n")
                 head, _, tail = first.partition(" -- ")
@@ -148,6 +153,8 @@ def run(block: Block, cwd: Path, pg: str | None = None) -> str:
     """Run a block's commands; their standard output, one after the other. ``{pg}`` in a command is the URL
     of a fresh PostgreSQL database (the throwaway server of the tests)."""
     out = []
+    if block.script is not None:
+        (cwd / "example.py").write_text(block.script, encoding="utf-8")
     exits = block.exits if len(block.exits) > 1 else block.exits * len(block.commands)
     assert len(exits) == len(block.commands), f"{block.page}:{block.line}: one exit status a command"
     for command, expected in zip(block.commands, exits, strict=True):
