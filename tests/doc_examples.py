@@ -83,7 +83,7 @@ def _directives(block: Block, text: str) -> None:
 def blocks(path: Path) -> list[Block]:
     """The examples of a page, in order."""
     text = path.read_text(encoding="utf-8")
-    name = path.relative_to(ROOT).as_posix()
+    name = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
     found: list[Block] = []
     end = 0
     for m in FENCE.finditer(text):

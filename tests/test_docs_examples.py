@@ -41,3 +41,23 @@ def test_every_example_not_run_says_why() -> None:
         for block in blocks(page):
             if block.skipped:
                 assert len(block.skipped) > len("not run here ("), f"{block.page}:{block.line}: say why"
+
+
+def test_a_changed_output_or_exit_status_fails(tmp_path: Path) -> None:
+    """The runner itself: a page whose shown output, or exit status, is not what the command gives fails."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```sh\necho 'total 12.5 s'\n```\n\n<!-- output: contains -->\n```\ntotal 12.5 s\n```\n\n"
+        "<!-- output: varies -->\n```\ntotal 3.25 s\n```\n\n<!-- output: contains -->\n```\ntotal 3.25 s\n```\n\n"
+        "<!-- example: exit 1 -->\n```sh\ntrue\n```\n",
+        encoding="utf-8",
+    )
+    first, same, varies, changed, wrong_exit = blocks(page)
+    cwd = workspace(tmp_path / "work")
+    printed = run(first, cwd)
+    check_output(same, printed)
+    check_output(varies, printed)  # a figure marked as varying may differ
+    with pytest.raises(AssertionError, match="which the command did not print"):
+        check_output(changed, printed)
+    with pytest.raises(AssertionError, match="exit 0, the page says 1"):
+        run(wrong_exit, cwd)
