@@ -5,7 +5,7 @@ The tests exercise what a user installs: ``pytest`` runs with ``--import-mode=im
 package ``pip install .`` put in the virtual environment, and the console script is run as a
 subprocess from a temp folder (the ``cli`` fixture). ``tests/test_installed.py`` fails if the
 checkout's ``dominolog/`` is what got imported. (``python -m pytest`` would put the working folder
-on ``sys.path``; the README and ``.ci/run`` call the ``pytest`` script.)
+on ``sys.path``; the README's test command and ``.ci/run`` call the ``pytest`` script.)
 
 The scripts of ``replays/`` are not part of the package: they are made importable as the
 namespace ``replays`` without putting the checkout on ``sys.path``.

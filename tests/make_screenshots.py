@@ -1,4 +1,4 @@
-"""Retake the README's pictures of ``dominolog serve`` (not a test): the club season imported into a
+"""Retake the pictures of ``dominolog serve`` in docs/guides/club-night.md (not a test): the club season imported into a
 new store, the installed server started, the board, a followed match and every table photographed
 in Debian's headless Chromium at 1280 x 757, into ``docs/serve-*.png``.
 

@@ -82,8 +82,8 @@ def _sides(r):
 
 
 def test_import_then_standings_prints_the_table_a_test_checks(cli, tmp_path):
-    """The README's two commands, as a user runs them from any folder: every number of the printed table
-    is the golden file's (``DOMINOLOG_UPDATE_GOLDEN=1`` writes it again, to review in the diff)."""
+    """The two commands of docs/guides/club-results.md, as a user runs them from any folder: every number of
+    the printed table is the golden file's (``DOMINOLOG_UPDATE_GOLDEN=1`` writes it again, to review in the diff)."""
     work = tmp_path / "club"
     work.mkdir()
     imported = cli("import", SEASON, cwd=work)

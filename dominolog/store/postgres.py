@@ -5,7 +5,7 @@ The same tables as the SQLite store (:mod:`dominolog.store.pgschema`), the same 
 :class:`~dominolog.store.pgconn.PgConnection`), the same guarantees:
 
 - ``events`` is append-only: triggers raise on UPDATE, DELETE and TRUNCATE, and those privileges
-  are revoked from PUBLIC (a recorder's role needs only SELECT and INSERT: the README's roles);
+  are revoked from PUBLIC (a recorder's role needs only SELECT and INSERT: docs/guides/scale.md's roles);
 - (match_id, seq) is the primary key: when two recorders append the same seq, one wins and the other
   gets :class:`~dominolog.store.errors.ConflictError` (exit 4), never a fork. An append takes a
   transaction-level advisory lock on its match first (``pg_advisory_xact_lock``), so appends to one
