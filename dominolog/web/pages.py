@@ -14,6 +14,7 @@ page, fetching the page's live part again (``.../part``) when the stream says so
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
 
@@ -57,7 +58,7 @@ def board_rows(store: Store, seen: Sight) -> list[dict[str, Any]]:
         r["hand"] = hand.number if hand is not None else (len(state.results) if state is not None else 0)
         r["turn"] = on_move(reducer)
         r["turn_words"] = _turn_words(r["turn"], r["status"], hand is not None, r["events"])
-        r["last_at"] = _last_at(store, r["id"])
+        r["last_at"] = _last_at(store, r["id"], r["events"])
     return rows
 
 
@@ -72,12 +73,14 @@ def _turn_words(turn: str | None, status: str, open_hand: bool, events: int) -> 
     return "waiting for the deal" if events else "not started"
 
 
-def _last_at(store: Store, match_id: str) -> str | None:
-    """The time of the match's last event that has one (``at``)."""
-    for rec, _ in reversed(store.records(match_id)):
-        at = rec.obj.get("at") if rec.obj is not None else None
-        if isinstance(at, str):
-            return at
+def _last_at(store: Store, match_id: str, events: int) -> str | None:
+    """The time of the match's last event that has one (``at``). The last event is read first, the
+    whole match only when it has no time (every spectator's board asks at every event of the room)."""
+    for after in dict.fromkeys((max(0, events - 1), 0)):
+        for rec, _ in reversed(store.records(match_id, after)):
+            at = rec.obj.get("at") if rec.obj is not None else None
+            if isinstance(at, str):
+                return at
     return None
 
 
@@ -103,18 +106,29 @@ def board_part(store: Store, seen: Sight) -> str:
     return "".join(out)
 
 
-@router.get("/", response_class=HTMLResponse)
-def board(request: Request) -> HTMLResponse:
+def _every_match_page(request: Request, title: str, part: Callable[[Store, Sight], str], part_url: str) -> HTMLResponse:
+    """A page of every match the request may read (the board, every table), kept current by the
+    board's stream; its live part is ``part_url``."""
     store = _web_store(request)
     seen = sight(request, store)
-    part = board_part(store, seen)
-    return HTMLResponse(_frame("Tonight's board", part, seen.keyed("/api/board/stream"), seen.keyed("/part")))
+    body = part(store, seen)
+    return HTMLResponse(_frame(title, body, seen.keyed("/api/board/stream"), seen.keyed(part_url)))
+
+
+def _every_match_part(request: Request, part: Callable[[Store, Sight], str]) -> HTMLResponse:
+    """The live part of such a page, fetched again by ``static/live.js``."""
+    store = _web_store(request)
+    return HTMLResponse(part(store, sight(request, store)), headers={"Cache-Control": "no-store"})
+
+
+@router.get("/", response_class=HTMLResponse)
+def board(request: Request) -> HTMLResponse:
+    return _every_match_page(request, "Tonight's board", board_part, "/part")
 
 
 @router.get("/part", response_class=HTMLResponse)
 def board_fragment(request: Request) -> HTMLResponse:
-    store = _web_store(request)
-    return HTMLResponse(board_part(store, sight(request, store)), headers={"Cache-Control": "no-store"})
+    return _every_match_part(request, board_part)
 
 
 def match_part(store: Store, match_id: str, seen: Sight) -> tuple[str, int]:
@@ -221,16 +235,12 @@ def tables_part(store: Store, seen: Sight) -> str:
 
 @router.get("/tables", response_class=HTMLResponse)
 def tables(request: Request) -> HTMLResponse:
-    store = _web_store(request)
-    seen = sight(request, store)
-    part = tables_part(store, seen)
-    return HTMLResponse(_frame("Every table", part, seen.keyed("/api/board/stream"), seen.keyed("/tables/part")))
+    return _every_match_page(request, "Every table", tables_part, "/tables/part")
 
 
 @router.get("/tables/part", response_class=HTMLResponse)
 def tables_fragment(request: Request) -> HTMLResponse:
-    store = _web_store(request)
-    return HTMLResponse(tables_part(store, sight(request, store)), headers={"Cache-Control": "no-store"})
+    return _every_match_part(request, tables_part)
 
 
 def _standings_html(
