@@ -57,17 +57,19 @@ def _pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))] if ordered else 0.0
 
 
+def _family(pid: int) -> list[int]:
+    """A process and its children (uvicorn's workers)."""
+    try:
+        found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    except OSError:
+        return [pid]
+    return [pid, *(int(p) for p in found)]
+
+
 def _cpu_seconds(pid: int) -> float:
     """The CPU time (user and system) a process and its children (uvicorn's workers) have used, s."""
     total = 0.0
-    try:
-        pids = [
-            pid,
-            *(int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()),
-        ]
-    except OSError:
-        pids = [pid]
-    for p in pids:
+    for p in _family(pid):
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
             total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -79,14 +81,7 @@ def _cpu_seconds(pid: int) -> float:
 def _rss_kib(pid: int) -> int:
     """The resident memory of a process and its children (uvicorn's workers), KiB."""
     total = 0
-    try:
-        pids = [
-            pid,
-            *(int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()),
-        ]
-    except OSError:
-        pids = [pid]
-    for p in pids:
+    for p in _family(pid):
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
