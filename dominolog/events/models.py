@@ -237,7 +237,7 @@ def to_event(model: _Event) -> Event:
     """The plain event (:mod:`dominolog.events.kinds`) of a validated model."""
     kind = model.type  # type: ignore[attr-defined]
     values = {name: getattr(model, name) for name in type(model).model_fields if name != "type"}
-    return EVENT_CLASSES[kind](**values, given=frozenset(model.model_fields_set))  # type: ignore[return-value]
+    return EVENT_CLASSES[kind](**values, given=frozenset(model.model_fields_set))  # type: ignore[call-arg, return-value]
 
 
 def describe_validation_error(obj: Any, exc: ValidationError) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from mypy_extensions import mypyc_attr
 
 from dominolog.events import Event, check_event
 from dominolog.events.checks import fast_event
@@ -31,7 +32,7 @@ MAX_LINE_BYTES = 1 << 20
 MAX_MATCH_EVENTS = 100_000
 #: how much of a line too long to read is kept (for messages)
 _KEPT_OF_LONG_LINE = 200
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")  # chr(): no surrogate in a literal (mypyc)
 
 
 class PathError(Exception):
@@ -85,6 +86,7 @@ class Record:
         return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py): the notation's DnMatchLog extends it
 @dataclass(slots=True)
 class MatchLog:
     """The records of one match (or of lines before any ``match_start``: ``orphan``)."""
@@ -214,8 +216,8 @@ def decode_line(data: bytes, lineno: int, seq: int) -> Record:
     event = fast_event(value)
     if event is not None:
         return Record(lineno, seq, data, value, event, canon=canon)
-    event, error = check_event(value)  # the models decide what the hand-written checks are not sure of
-    return Record(lineno, seq, data, value, event, error, canon=canon)
+    event, checked = check_event(value)  # the models decide what the hand-written checks are not sure of
+    return Record(lineno, seq, data, value, event, checked, canon=canon)
 
 
 def long_line(head: bytes, length: int, digest: bytes, lineno: int, seq: int) -> Record:
@@ -250,7 +252,6 @@ def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchL
     source = str(path)
     current: MatchLog | None = None
     seq = 0
-    lines: Iterable[bytes]
     if data is None:
         try:
             fh = open(path, "rb")  # noqa: SIM115 - closed in finally
@@ -260,7 +261,7 @@ def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchL
         fh = None
     try:
         # Lines end at "\n" only (a stray "\r" stays in its line), from a file or from bytes alike.
-        lines = binary_lines(fh if fh is not None else io.BytesIO(data))
+        lines = binary_lines(fh if fh is not None else io.BytesIO(data or b""))
         skipped: Record | None = None  # the record that stands for the lines past MAX_MATCH_EVENTS
         for lineno, (line, length, digest) in enumerate(lines, 1):
             if digest is not None:  # too long to read: a malformed line, whatever it holds

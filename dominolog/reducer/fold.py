@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from dominolog.events import Event, MatchStart, Play
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer.chain import HashChain
@@ -55,6 +57,7 @@ class Mark:
     snapshot: tuple[Any, ...]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py): the audit's ScoringReducer extends it
 class MatchReducer(HandLifecycle):
     """Folds the records of one match. Feed records in order, then call :meth:`report`."""
 

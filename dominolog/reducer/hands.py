@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mypy_extensions import mypyc_attr
+
 from dominolog.events import Deal, Event, HandEnd, MatchEnd, Reveal
 from dominolog.knowledge import NEVER, Before, HandModel, hand_model
 from dominolog.knowledge.likelihood import likelihood
 from dominolog.knowledge.worlds import end_fillings
+from dominolog.reducer.chain import HashChain
 from dominolog.reducer.claims import check_claim, check_claim_names, fmt_points
 from dominolog.reducer.context import Ctx, Findings, QuietCtx
 from dominolog.reducer.history import HandHistory
@@ -21,6 +24,7 @@ from dominolog.variants.judges import Decision, decide, judge_tiles, names
 ChecksHook = Callable[[HandState, list[tuple[Issue, PendingCheck, "Decision | None"]]], None]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # MatchReducer's base (the audit's ScoringReducer extends that)
 class HandLifecycle:
     """The part of :class:`~dominolog.reducer.fold.MatchReducer` that opens and closes hands."""
 
@@ -35,7 +39,7 @@ class HandLifecycle:
     #: the results the rules give over the ways to fill a hand's hidden tiles, while its end is judged
     outcomes: list[HandResult] | None
     events: int
-    head: str
+    chain: HashChain
     #: the open hand judged on its facts so far, for the records fed: ((events, head), the judgment)
     _open_judged: tuple[tuple[int, str], tuple[list[Issue], list[Issue]] | None] | None = None
 
@@ -129,7 +133,7 @@ class HandLifecycle:
         Nothing is kept in the findings: the hand goes on, and its end judges it again with everything.
         The judgment is kept for the records fed (a recorder asks before and after each entry, and the
         store's projection once more)."""
-        key = (self.events, self.head)
+        key = (self.events, self.chain.head)
         cached = self._open_judged
         if cached is None or cached[0] != key:
             cached = self._open_judged = (key, self._judge_open())

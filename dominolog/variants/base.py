@@ -104,7 +104,7 @@ class Variant:
         """Who must lead the next hand (None: anyone named in the deal)."""
         return None
 
-    def new_layout(self) -> LineLayout:
+    def new_layout(self) -> Any:  # a LineLayout; a GridLayout in the spinner games (HandState.layout)
         return LineLayout()
 
     def start_hand(self, match: MatchState, deal: Deal, ctx: Ctx) -> HandState:

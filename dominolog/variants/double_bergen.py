@@ -39,12 +39,12 @@ def placement_score(layout: GridLayout) -> int:
     total = 0
     for group in by_value.values():
         d = sum(1 for double, _ in group if double)
-        s = len(group) - d
+        singles = len(group) - d
         spinner = any(sp for _, sp in group)
-        if d >= 1 and (d + s >= 2 or spinner):
-            total += 2 * d + s
-        elif s >= 2:
-            total += s
+        if d >= 1 and (d + singles >= 2 or spinner):
+            total += 2 * d + singles
+        elif singles >= 2:
+            total += singles
     return total
 
 
