@@ -1,10 +1,77 @@
-"""Only the optional C extension: everything else about the package is in pyproject.toml.
+"""The compiled parts of the package: everything else about it is in pyproject.toml.
 
-``dominolog.analysis._ghost13c`` is the Ghost 13 solver's search in C (about 50 times the pure
-Python one). ``optional=True``: where no C compiler is found, ``pip install .`` still installs the
-package, and the solver runs in pure Python (``dominolog.analysis.ghost13_search.BACKEND``)."""
+Two kinds of compiled code, both optional: where no C compiler is found, ``pip install .`` still
+installs the package in pure Python (the same results, slower).
+
+* ``dominolog.analysis._ghost13c``: the Ghost 13 solver's search in C (about 50 times the pure
+  Python one; ``dominolog.analysis.ghost13_search.BACKEND`` says which runs).
+* The fold (the reader, the events' checks, the hash chain, the reducer, the variants' rules, the
+  layouts, the state): the same Python files compiled to C by mypyc, from their type hints. The
+  rules stay the Python files they are; ``dominolog --version`` says which build is installed.
+  ``DOMINOLOG_PURE=1 pip install .`` installs the pure-Python build on a machine with a compiler.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import runpy
+import sys
+import tempfile
+from pathlib import Path
 
 from setuptools import Extension, setup
+
+#: the modules mypyc compiles, as dominolog/build_info.py names them (read from there: one list)
+COMPILED = [
+    name.replace(".", "/") + ".py"
+    for name in runpy.run_path(str(Path(__file__).parent / "dominolog" / "build_info.py"))["COMPILED"]
+]
+
+
+def _say(text: str) -> None:
+    print(f"dominolog setup: {text}", file=sys.stderr)
+
+
+def _have_c_compiler() -> bool:
+    """Whether a C file compiles here (setuptools' own compiler, as the extensions will use)."""
+    from setuptools._distutils.ccompiler import new_compiler
+    from setuptools._distutils.sysconfig import customize_compiler
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp, "probe.c")
+        src.write_text("int dominolog_probe(void) { return 0; }\n")
+        cc = new_compiler()
+        customize_compiler(cc)
+        try:
+            cc.compile([str(src)], output_dir=tmp)
+        except Exception:  # CompileError, or no compiler program at all
+            return False
+    return True
+
+
+def _compiled_fold() -> list[Extension]:
+    if os.environ.get("DOMINOLOG_PURE", "").strip() not in ("", "0"):
+        _say("DOMINOLOG_PURE is set: the pure-Python build")
+        return []
+    if platform.python_implementation() != "CPython":
+        _say("not CPython: the pure-Python build")
+        return []
+    if not _have_c_compiler():
+        _say("no C compiler found: the pure-Python build (the same results, slower)")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _say("mypyc is not installed (a build requirement in pyproject.toml): the pure-Python build")
+        return []
+    _say(f"compiling {len(COMPILED)} modules with mypyc (DOMINOLOG_PURE=1 for the pure-Python build)")
+    return mypycify(
+        ["--ignore-missing-imports", "--follow-imports=silent", *COMPILED],
+        opt_level="3",
+        group_name="dominolog",
+    )
+
 
 setup(
     ext_modules=[
@@ -13,6 +80,7 @@ setup(
             ["dominolog/analysis/_ghost13c.c"],
             optional=True,
             extra_compile_args=["-O2"],
-        )
-    ]
+        ),
+        *_compiled_fold(),
+    ],
 )

@@ -38,10 +38,12 @@ def _version(value: bool) -> None:
     if value:
         from importlib.metadata import PackageNotFoundError, version
 
+        from dominolog.build_info import build
+
         try:
-            typer.echo(f"dominolog {version('dominolog')}")
+            typer.echo(f"dominolog {version('dominolog')} ({build()})")
         except PackageNotFoundError:  # run from a checkout that was never installed
-            typer.echo("dominolog (not installed)")
+            typer.echo(f"dominolog (not installed, {build()})")
         raise typer.Exit()
 
 

@@ -1,0 +1,63 @@
+"""Which build of dominolog is installed: the fold compiled by mypyc, or pure Python.
+
+The same Python files are either run by the interpreter or compiled to C by mypyc at install
+(``setup.py`` reads :data:`COMPILED` from this file): the results are the same, the compiled build
+is faster. ``DOMINOLOG_PURE=1 pip install .`` installs the pure build on a machine with a C compiler.
+
+This module imports nothing of dominolog's and looks at files only, so ``dominolog --version``
+stays quick.
+"""
+
+from __future__ import annotations
+
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+#: the modules compiled by mypyc: the fold's hot path, where an event's time goes (bench/RESULTS.md)
+COMPILED: tuple[str, ...] = (
+    "dominolog.state",
+    "dominolog.events.checks",
+    "dominolog.log.hashchain",
+    "dominolog.log.reader",
+    "dominolog.layouts.grid",
+    "dominolog.layouts.line",
+    "dominolog.reducer.chain",
+    "dominolog.reducer.checks",
+    "dominolog.reducer.claims",
+    "dominolog.reducer.context",
+    "dominolog.reducer.fold",
+    "dominolog.reducer.hands",
+    "dominolog.reducer.history",
+    "dominolog.reducer.report",
+    "dominolog.variants.base",
+    "dominolog.variants.brettspielnetz",
+    "dominolog.variants.double_bergen",
+    "dominolog.variants.double_draw",
+    "dominolog.variants.ghost13",
+    "dominolog.variants.judges",
+    "dominolog.variants.spinner",
+    "dominolog.variants.thirty_nine",
+)
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def compiled_modules() -> list[str]:
+    """The modules of :data:`COMPILED` that are installed as compiled extension modules."""
+    found = []
+    for name in COMPILED:
+        stem = _ROOT.joinpath(*name.split("."))
+        if any(stem.with_name(stem.name + suffix).is_file() for suffix in EXTENSION_SUFFIXES):
+            found.append(name)
+    return found
+
+
+def build() -> str:
+    """``compiled`` when every module of :data:`COMPILED` is compiled, ``pure Python`` when none is,
+    else ``partly compiled (N of M modules)`` (a damaged install)."""
+    n = len(compiled_modules())
+    if n == len(COMPILED):
+        return "compiled"
+    if n == 0:
+        return "pure Python"
+    return f"partly compiled ({n} of {len(COMPILED)} modules)"
