@@ -13,6 +13,7 @@ from tests.conftest import ROOT, clean_env
 
 TINY = {
     "bench_analyser.py": ["--appends", "5"],
+    "bench_builds.py": ["--matches", "2", "--rounds", "1", "--repeat", "1"],
     "bench_analyze.py": ["--deals", "1", "--after", "20", "--review", "1"],
     "bench_jobs.py": ["--files", "2", "--matches", "2", "--repeat", "1"],
     "bench_knowledge.py": ["--matches", "1", "--check"],

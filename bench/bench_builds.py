@@ -1,0 +1,167 @@
+"""The compiled build against the pure-Python build, and both against python-chess, in one run.
+
+Run as a script (it is not a test)::
+
+    python bench/bench_builds.py [--matches N] [--rounds R] [--repeat K]
+
+``verify`` (``dominolog.verify.verify_paths`` as the CLI runs it, inside ``batch_gc``) of simulated
+corpora of every variant, and of Double Draw as a table recorder sees it (``--hide``), timed in a
+child process per build and round: the installed build (compiled by mypyc where ``pip install .`` had
+a C compiler) and the same package without its compiled modules (the pure-Python build
+``DOMINOLOG_PURE=1`` installs). Rounds alternate the builds, so both meet the same load on a shared
+machine; each figure is the best of the rounds (CPU time of the child's verify, best of ``--repeat``).
+python-chess (the ``bench`` extra) reads as many moves of random legal games from PGN in the same run:
+issue 28 asks ``verify`` for at least 5 times its moves per second. Also ``import`` into a SQLite file
+(``dominolog import`` as a subprocess, wall time) for both builds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+import dominolog
+from dominolog.build_info import COMPILED, build
+from dominolog.simulate import simulate_lines
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from bench_verify import chess_rows  # noqa: E402 - bench_verify lies beside this script
+
+CORPORA = (
+    ("ghost13", False),
+    ("brettspielnetz", False),
+    ("39", False),
+    ("double-bergen", False),
+    ("double-draw", False),
+    ("double-draw", True),
+)
+
+CHILD = """
+import gc, json, sys, time
+from dominolog.build_info import build
+from dominolog.verify import batch_gc, verify_paths
+repeat, out = int(sys.argv[1]), {"build": build()}
+for path in sys.argv[2:]:
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        t = time.process_time()
+        with batch_gc():
+            for _report in verify_paths([path]):
+                pass
+        best = min(best, time.process_time() - t)
+    out[path] = best
+print(json.dumps(out))
+"""
+
+
+def pure_copy(root: Path) -> Path:
+    """The installed package without its compiled modules: the files DOMINOLOG_PURE=1 installs."""
+    package = Path(dominolog.__file__).parent
+
+    def ignore(folder: str, names: list[str]) -> list[str]:
+        out = []
+        for n in names:
+            if n == "__pycache__":
+                out.append(n)
+            elif n.endswith(tuple(EXTENSION_SUFFIXES)):
+                rel = Path(folder, n).relative_to(package)
+                if ".".join(("dominolog", *rel.parent.parts, n.split(".", 1)[0])) in COMPILED:
+                    out.append(n)
+        return out
+
+    shutil.copytree(package, root / "dominolog", ignore=ignore)
+    return root
+
+
+def child_env(pythonpath: Path | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DOMINOLOG_")}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    return env
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--matches", type=int, default=150, help="matches a corpus (150)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds, the builds alternating in each (3)")
+    ap.add_argument("--repeat", type=int, default=3, help="verify runs a corpus in a child; best kept (3)")
+    args = ap.parse_args(argv)
+    installed = build()
+    when = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+    print(f"bench_builds: {when}, {machine}, load average {os.getloadavg()[0]:.1f}; installed build: {installed}")
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        pure = pure_copy(tmp / "pure")
+        files: dict[str, Path] = {}
+        events: dict[str, int] = {}
+        for variant, hide in CORPORA:
+            label = variant + (" hidden" if hide else "")
+            path = tmp / f"{variant}{'-hidden' if hide else ''}.jsonl"
+            lines = list(simulate_lines(variant, args.matches, "bench", hide=hide))
+            path.write_text("".join(line if line.endswith("\n") else line + "\n" for line in lines), encoding="utf-8")
+            files[label], events[label] = path, len(lines)
+        builds = {installed: None, "pure Python": pure} if installed != "pure Python" else {"pure Python": pure}
+        best: dict[str, dict[str, float]] = {b: {} for b in builds}
+        imports: dict[str, float] = {b: float("inf") for b in builds}
+        script = shutil.which("dominolog", path=str(Path(sys.executable).parent)) or "dominolog"
+        for _ in range(args.rounds):
+            for name, pythonpath in builds.items():
+                done = subprocess.run(
+                    [sys.executable, "-c", CHILD, str(args.repeat), *map(str, files.values())],
+                    capture_output=True, text=True, env=child_env(pythonpath), check=True,
+                )  # fmt: skip
+                got = json.loads(done.stdout)
+                assert got.pop("build") == name, (got, name)
+                for label, path in files.items():
+                    best[name][label] = min(best[name].get(label, float("inf")), got[str(path)])
+                db = tmp / f"import-{len(name)}.db"
+                db.unlink(missing_ok=True)
+                t = time.perf_counter()
+                subprocess.run(
+                    [script, "import", *map(str, files.values()), "--db", str(db)],
+                    capture_output=True, env=child_env(pythonpath), check=False,
+                )  # fmt: skip
+                imports[name] = min(imports[name], time.perf_counter() - t)
+        names = list(builds)
+        header = ["corpus", "events", *(f"{n} ev/s" for n in names)]
+        if len(names) == 2:
+            header.append("compiled / pure")
+        print("\n| " + " | ".join(header) + " |\n|" + "---|" * len(header))
+        for label, n in events.items():
+            row = [label, f"{n:,}", *(f"{n / best[b][label]:,.0f}" for b in names)]
+            if len(names) == 2:
+                row.append(f"{best[names[1]][label] / best[names[0]][label]:.2f}x")
+            print("| " + " | ".join(row) + " |")
+        total = sum(events.values())
+        row = ["import, all corpora (wall, subprocess)", f"{total:,}", *(f"{total / imports[b]:,.0f}" for b in names)]
+        if len(names) == 2:
+            row.append(f"{imports[names[1]] / imports[names[0]]:.2f}x")
+        print("| " + " | ".join(row) + " |")
+        hidden, opened = "double-draw hidden", "double-draw"
+        for b in names:
+            ratio = best[b][hidden] / events[hidden] / (best[b][opened] / events[opened])
+            print(f"hidden / open Double Draw, {b}: {ratio:.2f}x slower an event (goal <= 1.5x)")
+        fastest = min(best[names[0]][lbl] / events[lbl] for lbl in events)
+        slowest = max(best[names[0]][lbl] / events[lbl] for lbl in events)
+        print(f"\nside by side (python-chess in the same run; {names[0]} build, "
+              f"{1 / slowest:,.0f}-{1 / fastest:,.0f} events/s over the corpora):")  # fmt: skip
+        for key, value in chess_rows(max(events.values()), 1 / slowest, args.repeat, tmp):
+            print(f"  {key:48s} {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
