@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from dominolog.frozen import by_fields
 from dominolog.tiles import DOUBLE_SIX, Tile
 
 WinnerValue = str | list[str] | None
@@ -48,6 +49,9 @@ class Likelihood:
         if self.exact or self.margin is None:
             return text
         return f"about {text} (± {percent(self.margin, floor=False)})"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
 
 def percent(share: float, floor: bool = True) -> str:
@@ -91,6 +95,9 @@ class Issue:
         if self.likelihood is not None:
             d["likelihood"] = self.likelihood.as_dict()
         return d
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
 
 @dataclass(slots=True)
@@ -146,6 +153,9 @@ class PendingCheck:
     def action(self) -> str:
         """What the player did, without the rule (``"Ben draws"`` of ``"Ben draws while holding ..."``)."""
         return self.message.split(" while ")[0]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
 
 @dataclass(slots=True)

@@ -62,7 +62,7 @@ def _hostile_log(tmp_path: Path) -> Path:
 
 def test_version(cli: Cli) -> None:
     done = cli("--version")
-    assert done.code == 0 and re.fullmatch(r"dominolog \d+\.\d+\.\d+\n", done.out)
+    assert done.code == 0 and re.fullmatch(r"dominolog \d+\.\d+\.\d+ \((compiled|pure Python)\)\n", done.out)
 
 
 def test_shell_completion_is_available(cli: Cli) -> None:

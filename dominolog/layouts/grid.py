@@ -27,7 +27,9 @@ when the tiles around leave no room to play there.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from dominolog.frozen import by_fields
 from dominolog.tiles import Tile
 
 DIRS = ("N", "E", "S", "W")
@@ -54,6 +56,9 @@ class Side:
     def name(self) -> str:
         return f"{self.tile}:{self.dir}"
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
+
 
 @dataclass(slots=True, frozen=True)
 class Placed:
@@ -70,6 +75,9 @@ class Placed:
     dir: str | None  # the direction from the parent
     #: which arm of the first tile the tile is on (its direction from the first tile)
     arm: str | None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
 
 def overlap(a: Rect, b: Rect) -> bool:

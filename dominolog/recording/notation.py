@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +31,21 @@ _KEPT = 1000
 WIDTH = 100
 
 
-@dataclass(slots=True)
 class DnMatchLog(MatchLog):
     """A match read from ``.dn`` text, with the notation errors met in it (each is also a
-    ``malformed`` record at its place)."""
+    ``malformed`` record at its place). Not a dataclass of its own: MatchLog may be compiled (setup.py),
+    and a dataclass made in Python over a compiled one does not set the compiled fields."""
 
-    errors: list[NotationError] = field(default_factory=list)
+    def __init__(
+        self,
+        source: str,
+        line: int,
+        records: list[Record] | None = None,
+        orphan: bool = False,
+        errors: list[NotationError] | None = None,
+    ) -> None:
+        super().__init__(source, line, records if records is not None else [], orphan)
+        self.errors: list[NotationError] = errors if errors is not None else []
 
 
 class NotationWriteError(ValueError):

@@ -19,6 +19,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from dominolog.events import Event, MatchStart, Play
+from dominolog.frozen import by_fields
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer.chain import HashChain
 from dominolog.reducer.context import Ctx, Findings
@@ -55,6 +56,9 @@ class Mark:
     match: tuple[Any, ...] | None
     history: HandHistory
     snapshot: tuple[Any, ...]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py): the audit's ScoringReducer extends it

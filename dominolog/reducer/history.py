@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dominolog.events import Deal, Event
+from dominolog.frozen import by_fields
 from dominolog.log.reader import Record
 from dominolog.state import HandState
 
@@ -29,6 +30,9 @@ class Saved:
     violations: int
     unverified: int
     pending: int
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
 
 class HandHistory:
