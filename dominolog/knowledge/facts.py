@@ -179,25 +179,39 @@ class Skeleton:
             else:
                 exit[t] = NEVER
         slots = self.slots
+        #: the slots a tile held before each fact's event is in (:func:`held_before`), by player and seq
+        held: dict[tuple[str, int], frozenset[int]] = {}
+
+        def before(f: Fact) -> frozenset[int]:
+            key = (f.player, f.seq)
+            found = held.get(key)
+            if found is None:
+                found = held[key] = frozenset(i for i, s in enumerate(slots) if held_before(s, f))
+            return found
+
         edges: dict[Tile, list[int]] = {}
         for t, base in self.base.items():
             out = base
             f = laid.get(t)
             if f is not None:
-                out = [i for i in out if held_before(slots[i], f)]
+                inside = before(f)
+                out = [i for i in out if i in inside]
             for f in tried.get(t, ()):
                 if exit[t] < f.seq:
                     out = []
                     break
-                out = [i for i in out if held_before(slots[i], f)]
+                inside = before(f)
+                out = [i for i in out if i in inside]
             for f in reveals:
                 if t in f.tiles:
                     if exit[t] <= f.seq:
                         out = []
                         break
-                    out = [i for i in out if held_before(slots[i], f)]
+                    inside = before(f)
+                    out = [i for i in out if i in inside]
                 elif exit[t] > f.seq:
-                    out = [i for i in out if not held_before(slots[i], f)]
+                    inside = before(f)
+                    out = [i for i in out if i not in inside]
             edges[t] = out if out is not base else list(base)
         return edges, exit
 

@@ -163,12 +163,9 @@ class Before:
         self.seq = seq
         self._entered: frozenset[int] | None = None
 
-    def _inside(self, tile: Tile, slot: Slot) -> bool:
-        return slot.owner == self.player and slot.entry < self.seq < self.model.exit[tile]
-
     def entered(self) -> frozenset[int]:
         """The slots of the player's hand entered before ``seq``: a tile in one of them is in the hand
-        just before ``seq`` exactly when it had not left it yet (``_inside``). Worked out once: the
+        just before ``seq`` exactly when it had not left it yet (``seq < exit``). Worked out once: the
         rules ask :meth:`possible` and :meth:`certain` of several sets of tiles of the same hand, and
         with it each tile is a set comparison instead of a walk over its slots."""
         if self._entered is None:
@@ -207,8 +204,8 @@ class Before:
         return self.model.has_world_with(self._outside(frozenset(tiles) - {keep}))
 
     def _outside(self, tiles: frozenset[Tile]) -> dict[Tile, list[int]]:
-        """The slots that leave each of ``tiles`` out of the hand just before ``seq`` (the edges
-        :meth:`_inside` does not hold for; a tile played by then is out of it in every slot)."""
+        """The slots that leave each of ``tiles`` out of the hand just before ``seq`` (those not
+        :meth:`entered`; a tile played by then is out of it in every slot)."""
         m, seq, entered = self.model, self.seq, self.entered()
         return {
             t: [i for i in m.edges[t] if i not in entered] if seq < m.exit[t] else m.edges[t]
@@ -221,7 +218,8 @@ class Before:
         m = self.model
         if m.match is None:
             return frozenset()
-        return frozenset(t for t, i in m.match.items() if self._inside(t, m.slots[i]))
+        seq, entered, exit = self.seq, self.entered(), m.exit
+        return frozenset(t for t, i in m.match.items() if i in entered and seq < exit[t])
 
     def together(self, *tiles: Tile) -> bool:
         """Whether some world has all of ``tiles`` in the hand."""
@@ -258,10 +256,10 @@ def perfect_matching(
                 return True
         return False
 
-    # tiles with the fewest choices first: fewer dead ends
-    for t in sorted(tiles, key=lambda x: len(edges[x])):
-        if t in match:
-            continue
+    # the tiles left unmatched, those with the fewest choices first: fewer dead ends (a tile of
+    # ``start`` stays matched, so only the others are sorted; the sort is stable, so they come in
+    # the same order as in the sort of all ``tiles``)
+    for t in sorted((t for t in tiles if t not in match), key=lambda x: len(edges[x])):
         if not augment(t, set()):
             return None
     return match
@@ -270,59 +268,30 @@ def perfect_matching(
 def allowed_edges(
     tiles: list[Tile], n_slots: int, edges: dict[Tile, list[int]], match: dict[Tile, int]
 ) -> dict[Tile, frozenset[int]]:
-    """For each tile, the slots it takes in some perfect matching (SCCs of the alternating graph)."""
+    """For each tile, the slots it takes in some perfect matching.
+
+    An edge ``(t, i)`` outside the matching lies in another exactly when it closes an alternating
+    cycle: ``t`` takes slot ``i``, the tile ``i`` held takes another of its slots, and so on until a
+    tile takes ``t``'s slot (the strongly connected components of the alternating graph, with each
+    slot folded into the tile that holds it). On the tiles alone: ``u -> v`` when ``u`` can take
+    ``v``'s slot; ``(t, i)`` is allowed when the tile holding ``i`` leads back to ``t``. With at
+    most 28 tiles, who leads to whom is one bit set per tile, closed transitively (Warshall's
+    algorithm on the bit sets)."""
     index = {t: k for k, t in enumerate(tiles)}
-    n = len(tiles)
-    adj: list[list[int]] = [[] for _ in range(n + n_slots)]
-    for t in tiles:
-        k = index[t]
+    holder = [0] * n_slots
+    for t, i in match.items():
+        holder[i] = index[t]
+    reach = []
+    for k, t in enumerate(tiles):
+        bits = 1 << k
         for i in edges[t]:
-            if match[t] == i:
-                adj[n + i].append(k)
-            else:
-                adj[k].append(n + i)
-    comp = strongly_connected(adj)
-    return {t: frozenset(i for i in edges[t] if match[t] == i or comp[index[t]] == comp[n + i]) for t in tiles}
-
-
-def strongly_connected(adj: list[list[int]]) -> list[int]:
-    """The strongly connected component of every node (Tarjan's algorithm, without recursion)."""
-    n = len(adj)
-    order = [-1] * n
-    low = [0] * n
-    comp = [-1] * n
-    on_stack = [False] * n
-    stack: list[int] = []
-    counter = 0
-    ncomp = 0
-    for root in range(n):
-        if order[root] != -1:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, i = work.pop()
-            if i == 0:
-                order[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on_stack[v] = True
-            if i < len(adj[v]):
-                work.append((v, i + 1))
-                w = adj[v][i]
-                if order[w] == -1:
-                    work.append((w, 0))
-                elif on_stack[w]:
-                    low[v] = min(low[v], order[w])
-                continue
-            if low[v] == order[v]:
-                while True:
-                    w = stack.pop()
-                    on_stack[w] = False
-                    comp[w] = ncomp
-                    if w == v:
-                        break
-                ncomp += 1
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return comp
+            bits |= 1 << holder[i]
+        reach.append(bits)
+    for k in range(len(tiles)):
+        bit, via = 1 << k, reach[k]
+        reach = [r | via if r & bit else r for r in reach]
+    out: dict[Tile, frozenset[int]] = {}
+    for t in tiles:
+        mine, bit = match[t], 1 << index[t]
+        out[t] = frozenset(i for i in edges[t] if i == mine or reach[holder[i]] & bit)
+    return out
