@@ -73,6 +73,7 @@ class HandModel:
         match = perfect_matching(self.tiles, len(slots), edges, start)
         self.match = match
         self.feasible = match is not None
+        self._owners: list[Tile | None] | None = None
         self.allowed: dict[Tile, frozenset[int]] = (
             allowed_edges(self.tiles, len(slots), edges, match) if match is not None else {}
         )
@@ -109,10 +110,40 @@ class HandModel:
         match = self.match
         if match is None:
             return False
-        if all(match[t] in narrowed[t] for t in narrowed):
+        moved = [t for t in self.tiles if t in narrowed and match[t] not in narrowed[t]]
+        if not moved:
             return True
+        # the world at hand with the tiles that leave ``narrowed`` taken out of their slots, then
+        # each put back by an augmenting path (Kuhn's), the fewest choices first
         edges = {**self.edges, **narrowed}
-        return perfect_matching(self.tiles, len(self.slots), edges, match) is not None
+        owner = self._owner()
+        mine = dict(match)
+        for t in moved:
+            owner[mine.pop(t)] = None
+
+        def augment(t: Tile, seen: set[int]) -> bool:
+            for i in edges[t]:
+                if i in seen:
+                    continue
+                seen.add(i)
+                other = owner[i]
+                if other is None or augment(other, seen):
+                    owner[i] = t
+                    mine[t] = i
+                    return True
+            return False
+
+        moved.sort(key=lambda x: len(edges[x]))
+        return all(augment(t, set()) for t in moved)
+
+    def _owner(self) -> list[Tile | None]:
+        """A new list of the tile each slot takes in the world at hand (:attr:`match`)."""
+        if self._owners is None:
+            owners: list[Tile | None] = [None] * len(self.slots)
+            for t, i in (self.match or {}).items():
+                owners[i] = t
+            self._owners = owners
+        return list(self._owners)
 
     # -- knowledge --------------------------------------------------------
     def in_hand(self, tile: Tile, slot: Slot, player: str, seq: int) -> bool:

@@ -28,6 +28,10 @@ from dominolog.knowledge.groups import Shape, Tracker
 from dominolog.knowledge.model import HandModel
 from dominolog.tiles import Tile
 
+#: the bits of one role's count of tiles used in a packed state (a hand has at most 28 tiles)
+BITS = 5
+MASK = (1 << BITS) - 1
+
 
 @dataclass(slots=True, frozen=True)
 class Chain:
@@ -86,8 +90,9 @@ def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
         held[r] += 1
     late = chain.draws[bisect_right(chain.draws, seq - 1) :]
     # the ways to have used so many tiles of each role, the late draws taken from the last back;
-    # ``can``: by role, the tiles the draw at hand can have brought (those played after it)
-    states: dict[tuple[int, ...], int] = {(0,) * len(names): 1}
+    # ``can``: by role, the tiles the draw at hand can have brought (those played after it). The
+    # tiles used, by role, are packed BITS bits a role in one int (a hand has at most 28 tiles).
+    states: dict[int, int] = {0: 1}
     can = [0] * len(names)
     first = len(exits)
     for entry in reversed(late):
@@ -95,21 +100,24 @@ def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
         for r in role_of[start - alive : first - alive]:
             can[r] += 1
         first = start
-        nxt: dict[tuple[int, ...], int] = {}
+        steps = [(r * BITS, k, 1 << (r * BITS)) for r, k in enumerate(can) if k]
+        nxt: dict[int, int] = {}
+        get = nxt.get
         for used, n in states.items():
-            for r, k in enumerate(can):
-                left = k - used[r]
+            for shift, k, one in steps:
+                left = k - ((used >> shift) & MASK)
                 if left > 0:
-                    key = used[:r] + (used[r] + 1,) + used[r + 1 :]
-                    nxt[key] = nxt.get(key, 0) + n * left
+                    key = used + one
+                    nxt[key] = get(key, 0) + n * left
         states = nxt
     broken = total = 0
     add = tracker.add
     for used, n in states.items():
         state = tracker.start
         for r, role in enumerate(names):
-            if held[r] > used[r]:
-                state = add(state, role, held[r] - used[r])
+            kept = held[r] - ((used >> (r * BITS)) & MASK)
+            if kept > 0:
+                state = add(state, role, kept)
         total += n
         if tracker.broken(state):
             broken += n
