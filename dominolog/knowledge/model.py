@@ -26,6 +26,7 @@ whether a perfect matching exists with some edges forbidden (:class:`Before`).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -74,6 +75,8 @@ class HandModel:
         self.match = match
         self.feasible = match is not None
         self._owners: list[Tile | None] | None = None
+        #: each holder's slots in order of entry: (the entries, the slot indexes)
+        self._entries: dict[str | None, tuple[list[int], list[int]]] | None = None
         self.allowed: dict[Tile, frozenset[int]] = (
             allowed_edges(self.tiles, len(slots), edges, match) if match is not None else {}
         )
@@ -145,6 +148,22 @@ class HandModel:
             self._owners = owners
         return list(self._owners)
 
+    def entered(self, player: str, seq: int) -> frozenset[int]:
+        """The slots of ``player``'s hand entered before ``seq`` (by the slots of each player in order
+        of entry, worked out once a model)."""
+        if self._entries is None:
+            entries: dict[str | None, tuple[list[int], list[int]]] = {}
+            for entry, i, owner in sorted((s.entry, i, s.owner) for i, s in enumerate(self.slots)):
+                at, which = entries.setdefault(owner, ([], []))
+                at.append(entry)
+                which.append(i)
+            self._entries = entries
+        found = self._entries.get(player)
+        if found is None:
+            return frozenset()
+        at, which = found
+        return frozenset(which[: bisect_left(at, seq)])
+
     # -- knowledge --------------------------------------------------------
     def in_hand(self, tile: Tile, slot: Slot, player: str, seq: int) -> bool:
         """In the world that puts ``tile`` in ``slot``, is it in ``player``'s hand after event ``seq``?"""
@@ -200,8 +219,7 @@ class Before:
         rules ask :meth:`possible` and :meth:`certain` of several sets of tiles of the same hand, and
         with it each tile is a set comparison instead of a walk over its slots."""
         if self._entered is None:
-            player, seq = self.player, self.seq
-            self._entered = frozenset(i for i, s in enumerate(self.model.slots) if s.owner == player and s.entry < seq)
+            self._entered = self.model.entered(self.player, self.seq)
         return self._entered
 
     def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
