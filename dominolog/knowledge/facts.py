@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from dominolog.knowledge.model import NEVER, HandModel, Slot, perfect_matching
+from dominolog.knowledge.model import NEVER, HandModel, Slot, by_entry, entered_before, perfect_matching
 from dominolog.state import HandState
 from dominolog.tiles import DOUBLE_SIX, Tile
 
@@ -117,7 +117,7 @@ class Skeleton:
         deal_slots: dict[str, list[int]] = {}
         for p in players:
             deal_slots[p] = list(range(len(slots), len(slots) + start.holdings[p].count))
-            slots.extend(Slot(p, start.deal_seq) for _ in range(start.holdings[p].count))
+            slots.extend([Slot(p, start.deal_seq)] * start.holdings[p].count)  # one value, as many places
         unseen: list[int] = []
         seen_draw: dict[Tile, int] = {}
         for seq, p, tile in end.draws:
@@ -127,7 +127,7 @@ class Skeleton:
                 seen_draw[tile] = len(slots)
             slots.append(Slot(p, seq, seq))
         bone_slots = list(range(len(slots), len(slots) + end.boneyard.count))
-        slots.extend(Slot(None, 0) for _ in bone_slots)
+        slots.extend([Slot(None, 0)] * len(bone_slots))
         dealt_to = {t: p for p, h in start.holdings.items() for t in h.known}
         hidden_deals = [i for p in players if start.holdings[p].unknown for i in deal_slots[p]]
         bone = start.boneyard
@@ -179,14 +179,16 @@ class Skeleton:
             else:
                 exit[t] = NEVER
         slots = self.slots
-        #: the slots a tile held before each fact's event is in (:func:`held_before`), by player and seq
+        #: the slots a tile held before a fact's event is in: its player's, entered before it (by
+        #: player and seq, worked out once)
         held: dict[tuple[str, int], frozenset[int]] = {}
+        entries = by_entry(slots)
 
         def before(f: Fact) -> frozenset[int]:
             key = (f.player, f.seq)
             found = held.get(key)
             if found is None:
-                found = held[key] = frozenset(i for i, s in enumerate(slots) if held_before(s, f))
+                found = held[key] = entered_before(entries, f.player, f.seq)
             return found
 
         edges: dict[Tile, list[int]] = {}
@@ -225,11 +227,6 @@ class Skeleton:
     def model(self, facts: Iterable[Fact]) -> HandModel:
         edges, exit = self.edges(facts)
         return HandModel(self.slots, edges, exit)
-
-
-def held_before(slot: Slot, f: Fact) -> bool:
-    """Whether a tile in ``slot`` was in the hand of ``f``'s player before ``f``'s event."""
-    return slot.owner == f.player and slot.entry < f.seq
 
 
 def laid_facts(end: HandState) -> list[Fact]:

@@ -185,8 +185,10 @@ class Shape:
             return q
 
         for qs in adj.values():
-            for q in qs[1:]:
-                parent[root(q)] = root(qs[0])
+            if len(qs) > 1:
+                first = root(qs[0])  # stays a root: only the other roots are hung under it
+                for q in qs[1:]:
+                    parent[root(q)] = first
         part = [root(q) for q in range(len(kinds))]
         parts: dict[int, tuple[list[int], list[Tile]]] = {}
         for q in range(len(kinds)):

@@ -152,17 +152,8 @@ class HandModel:
         """The slots of ``player``'s hand entered before ``seq`` (by the slots of each player in order
         of entry, worked out once a model)."""
         if self._entries is None:
-            entries: dict[str | None, tuple[list[int], list[int]]] = {}
-            for entry, i, owner in sorted((s.entry, i, s.owner) for i, s in enumerate(self.slots)):
-                at, which = entries.setdefault(owner, ([], []))
-                at.append(entry)
-                which.append(i)
-            self._entries = entries
-        found = self._entries.get(player)
-        if found is None:
-            return frozenset()
-        at, which = found
-        return frozenset(which[: bisect_left(at, seq)])
+            self._entries = by_entry(self.slots)
+        return entered_before(self._entries, player, seq)
 
     # -- knowledge --------------------------------------------------------
     def in_hand(self, tile: Tile, slot: Slot, player: str, seq: int) -> bool:
@@ -275,6 +266,26 @@ class Before:
         m, seq, entered = self.model, self.seq, self.entered()
         inside = {t: [i for i in m.edges[t] if i in entered] if seq < m.exit[t] else [] for t in tiles if t in m.edges}
         return m.has_world_with(inside)
+
+
+def by_entry(slots: list[Slot]) -> dict[str | None, tuple[list[int], list[int]]]:
+    """Each holder's slots in order of entry: (their entries, their indexes in ``slots``)."""
+    out: dict[str | None, tuple[list[int], list[int]]] = {}
+    for entry, i, owner in sorted((s.entry, i, s.owner) for i, s in enumerate(slots)):
+        at, which = out.setdefault(owner, ([], []))
+        at.append(entry)
+        which.append(i)
+    return out
+
+
+def entered_before(entries: dict[str | None, tuple[list[int], list[int]]], player: str, seq: int) -> frozenset[int]:
+    """The slots of ``player`` entered before ``seq`` (the slots a tile is in when it was in the
+    player's hand just before ``seq``, had it not left it), by :func:`by_entry`."""
+    found = entries.get(player)
+    if found is None:
+        return frozenset()
+    at, which = found
+    return frozenset(which[: bisect_left(at, seq)])
 
 
 # -- matching ----------------------------------------------------------------
