@@ -224,9 +224,9 @@ class Skeleton:
         edges, _ = self.edges(facts)
         return perfect_matching(sorted(edges), len(self.slots), edges) is not None
 
-    def model(self, facts: Iterable[Fact]) -> HandModel:
+    def model(self, facts: Iterable[Fact], previous: HandModel | None = None) -> HandModel:
         edges, exit = self.edges(facts)
-        return HandModel(self.slots, edges, exit)
+        return HandModel(self.slots, edges, exit, previous=previous)
 
 
 def laid_facts(end: HandState) -> list[Fact]:
@@ -287,13 +287,15 @@ def _core(skeleton: Skeleton, kept: list[Fact], aside: Fact) -> list[Fact]:
     return core
 
 
-def hand_model(start: HandState, end: HandState) -> HandModel:
+def hand_model(start: HandState, end: HandState, previous: HandModel | None = None) -> HandModel:
     """The worlds consistent with the hand's facts (no rule of play assumed). When the facts cannot
     all hold, the worlds of the facts kept (:func:`kept_facts`); ``model.contradictions`` lists what
-    was set aside and why. When even the deal and the draws leave no world, the model has none."""
+    was set aside and why. When even the deal and the draws leave no world, the model has none.
+    ``previous``: a model of the hand a few events before, whose matching is taken over when the
+    facts leave every tile the same slots (:class:`HandModel`)."""
     skeleton = Skeleton(start, end)
     facts = hand_facts(end)
-    model = skeleton.model(facts)
+    model = skeleton.model(facts, previous)
     if not facts or (model.feasible and not any(f.tiles & skeleton.on_board for f in facts)):
         return model
     if not skeleton.feasible(()):

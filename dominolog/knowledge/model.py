@@ -66,20 +66,35 @@ class HandModel:
         edges: dict[Tile, list[int]],
         exit: dict[Tile, int],
         start: dict[Tile, int] | None = None,
+        previous: HandModel | None = None,
     ) -> None:
         self.slots = slots
         self.edges = edges
         self.exit = exit
         self.tiles = sorted(edges)
-        match = perfect_matching(self.tiles, len(slots), edges, start)
-        self.match = match
-        self.feasible = match is not None
         self._owners: list[Tile | None] | None = None
         #: each holder's slots in order of entry: (the entries, the slot indexes)
         self._entries: dict[str | None, tuple[list[int], list[int]]] | None = None
-        self.allowed: dict[Tile, frozenset[int]] = (
-            allowed_edges(self.tiles, len(slots), edges, match) if match is not None else {}
-        )
+        if (
+            previous is not None
+            and start is None
+            and len(previous.slots) == len(slots)
+            and previous.edges == edges
+            and previous.exit == exit
+        ):
+            # The same tiles, slots by number and edges as ``previous`` (e.g. an unseen draw that
+            # turned a boneyard slot into a draw slot, a pass): the matching and the edges in some
+            # world are functions of those alone, so they are the previous model's
+            self.match = previous.match
+            self.allowed = previous.allowed
+            self.graph = previous.graph
+        else:
+            self.match = perfect_matching(self.tiles, len(slots), edges, start)
+            self.allowed = allowed_edges(self.tiles, len(slots), edges, self.match) if self.match is not None else {}
+            #: the same object for models of equal tiles, slots by number, edges and exits (``previous``):
+            #: a question that reads only those and the slots it names has the same answer in both
+            self.graph = object()
+        self.feasible = self.match is not None
         #: the facts set aside because they contradict the others (:mod:`dominolog.knowledge.facts`)
         self.contradictions: list[Any] = []
         #: player -> the seq of a play of theirs set aside: past it, the tiles of their hand are open
