@@ -158,8 +158,8 @@ class Shape:
             return found
         assert model.match is not None
         taken: list[list[Tile]] = [[] for _ in model.slots]
-        for t in model.tiles:
-            for i in sorted(model.allowed[t]):
+        for t in model.tiles:  # in tile order: so is each slot's list of takers
+            for i in model.allowed[t]:
                 taken[i].append(t)
         keys: dict[tuple, int] = {}
         of_slot: list[int] = []

@@ -128,7 +128,7 @@ class HandModel:
         match = self.match
         if match is None:
             return False
-        moved = [t for t in self.tiles if t in narrowed and match[t] not in narrowed[t]]
+        moved = [t for t, inside in narrowed.items() if match[t] not in inside]
         if not moved:
             return True
         # the world at hand with the tiles that leave ``narrowed`` taken out of their slots, then
