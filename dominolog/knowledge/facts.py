@@ -109,7 +109,7 @@ class Contradiction:
 class Skeleton:
     """A hand's slots and, for each tile, the slots its deal and draws leave it (no fact applied)."""
 
-    __slots__ = ("base", "on_board", "placed", "slots")
+    __slots__ = ("base", "entries", "on_board", "placed", "slots")
 
     def __init__(self, start: HandState, end: HandState) -> None:
         players = list(start.holdings)
@@ -150,6 +150,8 @@ class Skeleton:
                     out += bone_slots
                 base[t] = out
         self.slots = slots
+        #: each holder's slots in order of entry (:func:`~dominolog.knowledge.model.by_entry`)
+        self.entries = by_entry(slots)
         self.base = base
         #: the play that put each tile on the table: its seq is when the tile left its hand (seen by
         #: everybody: never set aside); who laid it is a fact of its own (``laid``)
@@ -178,11 +180,10 @@ class Skeleton:
                 exit[t] = min(f.seq for f in tried[t])
             else:
                 exit[t] = NEVER
-        slots = self.slots
         #: the slots a tile held before a fact's event is in: its player's, entered before it (by
         #: player and seq, worked out once)
         held: dict[tuple[str, int], frozenset[int]] = {}
-        entries = by_entry(slots)
+        entries = self.entries
 
         def before(f: Fact) -> frozenset[int]:
             key = (f.player, f.seq)
@@ -226,7 +227,7 @@ class Skeleton:
 
     def model(self, facts: Iterable[Fact], previous: HandModel | None = None) -> HandModel:
         edges, exit = self.edges(facts)
-        return HandModel(self.slots, edges, exit, previous=previous)
+        return HandModel(self.slots, edges, exit, previous=previous, entries=self.entries)
 
 
 def laid_facts(end: HandState) -> list[Fact]:

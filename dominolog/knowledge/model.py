@@ -67,14 +67,16 @@ class HandModel:
         exit: dict[Tile, int],
         start: dict[Tile, int] | None = None,
         previous: HandModel | None = None,
+        entries: dict[str | None, tuple[list[int], list[int]]] | None = None,
     ) -> None:
         self.slots = slots
         self.edges = edges
         self.exit = exit
         self.tiles = sorted(edges)
         self._owners: list[Tile | None] | None = None
-        #: each holder's slots in order of entry: (the entries, the slot indexes)
-        self._entries: dict[str | None, tuple[list[int], list[int]]] | None = None
+        #: each holder's slots in order of entry: (the entries, the slot indexes), :func:`by_entry`
+        #: of ``slots`` (worked out when first asked, unless given)
+        self._entries = entries
         if (
             previous is not None
             and start is None
@@ -106,7 +108,7 @@ class HandModel:
         """The model with the edges ``forbid`` names taken out."""
         slots = self.slots
         edges = {t: [i for i in e if not forbid(t, slots[i])] for t, e in self.edges.items()}
-        model = HandModel(slots, edges, self.exit, self.match)
+        model = HandModel(slots, edges, self.exit, self.match, entries=self._entries)
         model.contradictions, model.unsure = self.contradictions, self.unsure
         return model
 
