@@ -17,6 +17,7 @@ TINY = {
     "bench_analyze.py": ["--deals", "1", "--after", "20", "--review", "1"],
     "bench_jobs.py": ["--files", "2", "--matches", "2", "--repeat", "1"],
     "bench_knowledge.py": ["--matches", "1", "--check"],
+    "bench_hidden.py": ["--matches", "2", "--every", "1", "--repeat", "1"],
     "bench_likelihood.py": ["--matches", "2", "--repeat", "1"],
     "bench_sampling.py": ["--samples", "2", "--decisions", "2"],
     "bench_verify.py": ["--matches", "5", "--repeat", "1"],

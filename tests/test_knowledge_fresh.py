@@ -17,6 +17,7 @@ from dominolog.knowledge import Before, HandModel, hand_model
 from dominolog.knowledge.model import perfect_matching
 from dominolog.log.hashchain import add_hashes
 from dominolog.reducer import MatchReducer
+from dominolog.reducer.hands import decide_check
 from dominolog.simulate import hide_match, simulate_match
 from dominolog.tiles import DOUBLE_SIX, Tile
 
@@ -120,3 +121,43 @@ def test_the_engine_answers_as_a_fresh_solve_at_every_event(config: Any, seed: i
         asked += check_model(model, list(players), seqs[-6:], rng, pinned=n % 6 == 0)
         models += 1
     assert models > 0 and asked > 0
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
+def test_the_open_hand_judged_from_the_last_model_as_from_nothing(config: Any, seed: int, viewer: bool) -> None:
+    """The recorder's path: at every event the open hand is judged from the last model of the hand
+    (its matching taken over when the facts leave every tile the same slots, the verdicts kept in the
+    same graph); the judgment equals one made from nothing (no last model, no verdict kept), and the
+    model taken over has the matching and the edges in some world of a fresh solve."""
+    variant, players, options = config
+    rng = random.Random(seed)
+    events = simulate_match(variant, seed, 0, list(players), options)
+    log = log_of(with_slips(hide_match(events, players[0] if viewer else None), rng))
+    kept, fresh = MatchReducer("<slips>"), MatchReducer("<slips>")
+    previous: HandModel | None = None
+    shared = compared = 0
+    for rec in log.records:
+        kept.feed(rec)
+        fresh.feed(rec)
+        fresh._last_model = fresh._decided = None
+        assert kept.open_findings() == fresh.open_findings()
+        hand = kept.hand
+        if hand is None or not hand.hidden or kept.history.deal is None:
+            previous = None
+            continue
+        start = kept._hand_start()
+        model, solved = hand_model(start, hand, previous), hand_model(start, hand)
+        assert (model.feasible, model.match, model.allowed) == (solved.feasible, solved.match, solved.allowed)
+        for _, check in kept.findings.pending:
+            assert decide_check(model, check) == decide_check(solved, check)
+        ev = rec.event
+        quiet = ev is not None and (ev.type == "pass" or (ev.type == "draw" and ev.tile is None))  # type: ignore[attr-defined]
+        if previous is not None and quiet and not (model.contradictions or previous.contradictions):
+            assert model.graph is previous.graph  # an unseen draw or a pass leaves every tile its slots
+            shared += 1
+        previous = model
+        compared += 1
+    assert compared > 0
+    if variant == "double-draw" and not viewer:
+        assert shared > 0

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from dominolog.knowledge.model import NEVER, HandModel, Slot, perfect_matching
+from dominolog.knowledge.model import NEVER, HandModel, Slot, by_entry, entered_before, perfect_matching
 from dominolog.state import HandState
 from dominolog.tiles import DOUBLE_SIX, Tile
 
@@ -109,7 +109,7 @@ class Contradiction:
 class Skeleton:
     """A hand's slots and, for each tile, the slots its deal and draws leave it (no fact applied)."""
 
-    __slots__ = ("base", "on_board", "placed", "slots")
+    __slots__ = ("base", "entries", "on_board", "placed", "slots")
 
     def __init__(self, start: HandState, end: HandState) -> None:
         players = list(start.holdings)
@@ -117,7 +117,7 @@ class Skeleton:
         deal_slots: dict[str, list[int]] = {}
         for p in players:
             deal_slots[p] = list(range(len(slots), len(slots) + start.holdings[p].count))
-            slots.extend(Slot(p, start.deal_seq) for _ in range(start.holdings[p].count))
+            slots.extend([Slot(p, start.deal_seq)] * start.holdings[p].count)  # one value, as many places
         unseen: list[int] = []
         seen_draw: dict[Tile, int] = {}
         for seq, p, tile in end.draws:
@@ -127,7 +127,7 @@ class Skeleton:
                 seen_draw[tile] = len(slots)
             slots.append(Slot(p, seq, seq))
         bone_slots = list(range(len(slots), len(slots) + end.boneyard.count))
-        slots.extend(Slot(None, 0) for _ in bone_slots)
+        slots.extend([Slot(None, 0)] * len(bone_slots))
         dealt_to = {t: p for p, h in start.holdings.items() for t in h.known}
         hidden_deals = [i for p in players if start.holdings[p].unknown for i in deal_slots[p]]
         bone = start.boneyard
@@ -150,6 +150,8 @@ class Skeleton:
                     out += bone_slots
                 base[t] = out
         self.slots = slots
+        #: each holder's slots in order of entry (:func:`~dominolog.knowledge.model.by_entry`)
+        self.entries = by_entry(slots)
         self.base = base
         #: the play that put each tile on the table: its seq is when the tile left its hand (seen by
         #: everybody: never set aside); who laid it is a fact of its own (``laid``)
@@ -178,26 +180,41 @@ class Skeleton:
                 exit[t] = min(f.seq for f in tried[t])
             else:
                 exit[t] = NEVER
-        slots = self.slots
+        #: the slots a tile held before a fact's event is in: its player's, entered before it (by
+        #: player and seq, worked out once)
+        held: dict[tuple[str, int], frozenset[int]] = {}
+        entries = self.entries
+
+        def before(f: Fact) -> frozenset[int]:
+            key = (f.player, f.seq)
+            found = held.get(key)
+            if found is None:
+                found = held[key] = entered_before(entries, f.player, f.seq)
+            return found
+
         edges: dict[Tile, list[int]] = {}
         for t, base in self.base.items():
             out = base
             f = laid.get(t)
             if f is not None:
-                out = [i for i in out if held_before(slots[i], f)]
+                inside = before(f)
+                out = [i for i in out if i in inside]
             for f in tried.get(t, ()):
                 if exit[t] < f.seq:
                     out = []
                     break
-                out = [i for i in out if held_before(slots[i], f)]
+                inside = before(f)
+                out = [i for i in out if i in inside]
             for f in reveals:
                 if t in f.tiles:
                     if exit[t] <= f.seq:
                         out = []
                         break
-                    out = [i for i in out if held_before(slots[i], f)]
+                    inside = before(f)
+                    out = [i for i in out if i in inside]
                 elif exit[t] > f.seq:
-                    out = [i for i in out if not held_before(slots[i], f)]
+                    inside = before(f)
+                    out = [i for i in out if i not in inside]
             edges[t] = out if out is not base else list(base)
         return edges, exit
 
@@ -208,14 +225,9 @@ class Skeleton:
         edges, _ = self.edges(facts)
         return perfect_matching(sorted(edges), len(self.slots), edges) is not None
 
-    def model(self, facts: Iterable[Fact]) -> HandModel:
+    def model(self, facts: Iterable[Fact], previous: HandModel | None = None) -> HandModel:
         edges, exit = self.edges(facts)
-        return HandModel(self.slots, edges, exit)
-
-
-def held_before(slot: Slot, f: Fact) -> bool:
-    """Whether a tile in ``slot`` was in the hand of ``f``'s player before ``f``'s event."""
-    return slot.owner == f.player and slot.entry < f.seq
+        return HandModel(self.slots, edges, exit, previous=previous, entries=self.entries)
 
 
 def laid_facts(end: HandState) -> list[Fact]:
@@ -276,13 +288,15 @@ def _core(skeleton: Skeleton, kept: list[Fact], aside: Fact) -> list[Fact]:
     return core
 
 
-def hand_model(start: HandState, end: HandState) -> HandModel:
+def hand_model(start: HandState, end: HandState, previous: HandModel | None = None) -> HandModel:
     """The worlds consistent with the hand's facts (no rule of play assumed). When the facts cannot
     all hold, the worlds of the facts kept (:func:`kept_facts`); ``model.contradictions`` lists what
-    was set aside and why. When even the deal and the draws leave no world, the model has none."""
+    was set aside and why. When even the deal and the draws leave no world, the model has none.
+    ``previous``: a model of the hand a few events before, whose matching is taken over when the
+    facts leave every tile the same slots (:class:`HandModel`)."""
     skeleton = Skeleton(start, end)
     facts = hand_facts(end)
-    model = skeleton.model(facts)
+    model = skeleton.model(facts, previous)
     if not facts or (model.feasible and not any(f.tiles & skeleton.on_board for f in facts)):
         return model
     if not skeleton.feasible(()):

@@ -158,8 +158,8 @@ class Shape:
             return found
         assert model.match is not None
         taken: list[list[Tile]] = [[] for _ in model.slots]
-        for t in model.tiles:
-            for i in sorted(model.allowed[t]):
+        for t in model.tiles:  # in tile order: so is each slot's list of takers
+            for i in model.allowed[t]:
                 taken[i].append(t)
         keys: dict[tuple, int] = {}
         of_slot: list[int] = []
@@ -185,8 +185,10 @@ class Shape:
             return q
 
         for qs in adj.values():
-            for q in qs[1:]:
-                parent[root(q)] = root(qs[0])
+            if len(qs) > 1:
+                first = root(qs[0])  # stays a root: only the other roots are hung under it
+                for q in qs[1:]:
+                    parent[root(q)] = first
         part = [root(q) for q in range(len(kinds))]
         parts: dict[int, tuple[list[int], list[Tile]]] = {}
         for q in range(len(kinds)):

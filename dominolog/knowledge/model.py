@@ -26,6 +26,7 @@ whether a perfect matching exists with some edges forbidden (:class:`Before`).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -65,17 +66,37 @@ class HandModel:
         edges: dict[Tile, list[int]],
         exit: dict[Tile, int],
         start: dict[Tile, int] | None = None,
+        previous: HandModel | None = None,
+        entries: dict[str | None, tuple[list[int], list[int]]] | None = None,
     ) -> None:
         self.slots = slots
         self.edges = edges
         self.exit = exit
         self.tiles = sorted(edges)
-        match = perfect_matching(self.tiles, len(slots), edges, start)
-        self.match = match
-        self.feasible = match is not None
-        self.allowed: dict[Tile, frozenset[int]] = (
-            allowed_edges(self.tiles, len(slots), edges, match) if match is not None else {}
-        )
+        self._owners: list[Tile | None] | None = None
+        #: each holder's slots in order of entry: (the entries, the slot indexes), :func:`by_entry`
+        #: of ``slots`` (worked out when first asked, unless given)
+        self._entries = entries
+        if (
+            previous is not None
+            and start is None
+            and len(previous.slots) == len(slots)
+            and previous.edges == edges
+            and previous.exit == exit
+        ):
+            # The same tiles, slots by number and edges as ``previous`` (e.g. an unseen draw that
+            # turned a boneyard slot into a draw slot, a pass): the matching and the edges in some
+            # world are functions of those alone, so they are the previous model's
+            self.match = previous.match
+            self.allowed = previous.allowed
+            self.graph = previous.graph
+        else:
+            self.match = perfect_matching(self.tiles, len(slots), edges, start)
+            self.allowed = allowed_edges(self.tiles, len(slots), edges, self.match) if self.match is not None else {}
+            #: the same object for models of equal tiles, slots by number, edges and exits (``previous``):
+            #: a question that reads only those and the slots it names has the same answer in both
+            self.graph = object()
+        self.feasible = self.match is not None
         #: the facts set aside because they contradict the others (:mod:`dominolog.knowledge.facts`)
         self.contradictions: list[Any] = []
         #: player -> the seq of a play of theirs set aside: past it, the tiles of their hand are open
@@ -87,7 +108,7 @@ class HandModel:
         """The model with the edges ``forbid`` names taken out."""
         slots = self.slots
         edges = {t: [i for i in e if not forbid(t, slots[i])] for t, e in self.edges.items()}
-        model = HandModel(slots, edges, self.exit, self.match)
+        model = HandModel(slots, edges, self.exit, self.match, entries=self._entries)
         model.contradictions, model.unsure = self.contradictions, self.unsure
         return model
 
@@ -109,10 +130,47 @@ class HandModel:
         match = self.match
         if match is None:
             return False
-        if all(match[t] in narrowed[t] for t in narrowed):
+        moved = [t for t, inside in narrowed.items() if match[t] not in inside]
+        if not moved:
             return True
+        # the world at hand with the tiles that leave ``narrowed`` taken out of their slots, then
+        # each put back by an augmenting path (Kuhn's), the fewest choices first
         edges = {**self.edges, **narrowed}
-        return perfect_matching(self.tiles, len(self.slots), edges, match) is not None
+        owner = self._owner()
+        mine = dict(match)
+        for t in moved:
+            owner[mine.pop(t)] = None
+
+        def augment(t: Tile, seen: set[int]) -> bool:
+            for i in edges[t]:
+                if i in seen:
+                    continue
+                seen.add(i)
+                other = owner[i]
+                if other is None or augment(other, seen):
+                    owner[i] = t
+                    mine[t] = i
+                    return True
+            return False
+
+        moved.sort(key=lambda x: len(edges[x]))
+        return all(augment(t, set()) for t in moved)
+
+    def _owner(self) -> list[Tile | None]:
+        """A new list of the tile each slot takes in the world at hand (:attr:`match`)."""
+        if self._owners is None:
+            owners: list[Tile | None] = [None] * len(self.slots)
+            for t, i in (self.match or {}).items():
+                owners[i] = t
+            self._owners = owners
+        return list(self._owners)
+
+    def entered(self, player: str, seq: int) -> frozenset[int]:
+        """The slots of ``player``'s hand entered before ``seq`` (by the slots of each player in order
+        of entry, worked out once a model)."""
+        if self._entries is None:
+            self._entries = by_entry(self.slots)
+        return entered_before(self._entries, player, seq)
 
     # -- knowledge --------------------------------------------------------
     def in_hand(self, tile: Tile, slot: Slot, player: str, seq: int) -> bool:
@@ -163,17 +221,13 @@ class Before:
         self.seq = seq
         self._entered: frozenset[int] | None = None
 
-    def _inside(self, tile: Tile, slot: Slot) -> bool:
-        return slot.owner == self.player and slot.entry < self.seq < self.model.exit[tile]
-
     def entered(self) -> frozenset[int]:
         """The slots of the player's hand entered before ``seq``: a tile in one of them is in the hand
-        just before ``seq`` exactly when it had not left it yet (``_inside``). Worked out once: the
+        just before ``seq`` exactly when it had not left it yet (``seq < exit``). Worked out once: the
         rules ask :meth:`possible` and :meth:`certain` of several sets of tiles of the same hand, and
         with it each tile is a set comparison instead of a walk over its slots."""
         if self._entered is None:
-            player, seq = self.player, self.seq
-            self._entered = frozenset(i for i, s in enumerate(self.model.slots) if s.owner == player and s.entry < seq)
+            self._entered = self.model.entered(self.player, self.seq)
         return self._entered
 
     def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
@@ -207,8 +261,8 @@ class Before:
         return self.model.has_world_with(self._outside(frozenset(tiles) - {keep}))
 
     def _outside(self, tiles: frozenset[Tile]) -> dict[Tile, list[int]]:
-        """The slots that leave each of ``tiles`` out of the hand just before ``seq`` (the edges
-        :meth:`_inside` does not hold for; a tile played by then is out of it in every slot)."""
+        """The slots that leave each of ``tiles`` out of the hand just before ``seq`` (those not
+        :meth:`entered`; a tile played by then is out of it in every slot)."""
         m, seq, entered = self.model, self.seq, self.entered()
         return {
             t: [i for i in m.edges[t] if i not in entered] if seq < m.exit[t] else m.edges[t]
@@ -221,13 +275,34 @@ class Before:
         m = self.model
         if m.match is None:
             return frozenset()
-        return frozenset(t for t, i in m.match.items() if self._inside(t, m.slots[i]))
+        seq, entered, exit = self.seq, self.entered(), m.exit
+        return frozenset(t for t, i in m.match.items() if i in entered and seq < exit[t])
 
     def together(self, *tiles: Tile) -> bool:
         """Whether some world has all of ``tiles`` in the hand."""
         m, seq, entered = self.model, self.seq, self.entered()
         inside = {t: [i for i in m.edges[t] if i in entered] if seq < m.exit[t] else [] for t in tiles if t in m.edges}
         return m.has_world_with(inside)
+
+
+def by_entry(slots: list[Slot]) -> dict[str | None, tuple[list[int], list[int]]]:
+    """Each holder's slots in order of entry: (their entries, their indexes in ``slots``)."""
+    out: dict[str | None, tuple[list[int], list[int]]] = {}
+    for entry, i, owner in sorted((s.entry, i, s.owner) for i, s in enumerate(slots)):
+        at, which = out.setdefault(owner, ([], []))
+        at.append(entry)
+        which.append(i)
+    return out
+
+
+def entered_before(entries: dict[str | None, tuple[list[int], list[int]]], player: str, seq: int) -> frozenset[int]:
+    """The slots of ``player`` entered before ``seq`` (the slots a tile is in when it was in the
+    player's hand just before ``seq``, had it not left it), by :func:`by_entry`."""
+    found = entries.get(player)
+    if found is None:
+        return frozenset()
+    at, which = found
+    return frozenset(which[: bisect_left(at, seq)])
 
 
 # -- matching ----------------------------------------------------------------
@@ -258,10 +333,10 @@ def perfect_matching(
                 return True
         return False
 
-    # tiles with the fewest choices first: fewer dead ends
-    for t in sorted(tiles, key=lambda x: len(edges[x])):
-        if t in match:
-            continue
+    # the tiles left unmatched, those with the fewest choices first: fewer dead ends (a tile of
+    # ``start`` stays matched, so only the others are sorted; the sort is stable, so they come in
+    # the same order as in the sort of all ``tiles``)
+    for t in sorted((t for t in tiles if t not in match), key=lambda x: len(edges[x])):
         if not augment(t, set()):
             return None
     return match
@@ -270,59 +345,30 @@ def perfect_matching(
 def allowed_edges(
     tiles: list[Tile], n_slots: int, edges: dict[Tile, list[int]], match: dict[Tile, int]
 ) -> dict[Tile, frozenset[int]]:
-    """For each tile, the slots it takes in some perfect matching (SCCs of the alternating graph)."""
+    """For each tile, the slots it takes in some perfect matching.
+
+    An edge ``(t, i)`` outside the matching lies in another exactly when it closes an alternating
+    cycle: ``t`` takes slot ``i``, the tile ``i`` held takes another of its slots, and so on until a
+    tile takes ``t``'s slot (the strongly connected components of the alternating graph, with each
+    slot folded into the tile that holds it). On the tiles alone: ``u -> v`` when ``u`` can take
+    ``v``'s slot; ``(t, i)`` is allowed when the tile holding ``i`` leads back to ``t``. With at
+    most 28 tiles, who leads to whom is one bit set per tile, closed transitively (Warshall's
+    algorithm on the bit sets)."""
     index = {t: k for k, t in enumerate(tiles)}
-    n = len(tiles)
-    adj: list[list[int]] = [[] for _ in range(n + n_slots)]
-    for t in tiles:
-        k = index[t]
+    holder = [0] * n_slots
+    for t, i in match.items():
+        holder[i] = index[t]
+    reach = []
+    for k, t in enumerate(tiles):
+        bits = 1 << k
         for i in edges[t]:
-            if match[t] == i:
-                adj[n + i].append(k)
-            else:
-                adj[k].append(n + i)
-    comp = strongly_connected(adj)
-    return {t: frozenset(i for i in edges[t] if match[t] == i or comp[index[t]] == comp[n + i]) for t in tiles}
-
-
-def strongly_connected(adj: list[list[int]]) -> list[int]:
-    """The strongly connected component of every node (Tarjan's algorithm, without recursion)."""
-    n = len(adj)
-    order = [-1] * n
-    low = [0] * n
-    comp = [-1] * n
-    on_stack = [False] * n
-    stack: list[int] = []
-    counter = 0
-    ncomp = 0
-    for root in range(n):
-        if order[root] != -1:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, i = work.pop()
-            if i == 0:
-                order[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on_stack[v] = True
-            if i < len(adj[v]):
-                work.append((v, i + 1))
-                w = adj[v][i]
-                if order[w] == -1:
-                    work.append((w, 0))
-                elif on_stack[w]:
-                    low[v] = min(low[v], order[w])
-                continue
-            if low[v] == order[v]:
-                while True:
-                    w = stack.pop()
-                    on_stack[w] = False
-                    comp[w] = ncomp
-                    if w == v:
-                        break
-                ncomp += 1
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return comp
+            bits |= 1 << holder[i]
+        reach.append(bits)
+    for k in range(len(tiles)):
+        bit, via = 1 << k, reach[k]
+        reach = [r | via if r & bit else r for r in reach]
+    out: dict[Tile, frozenset[int]] = {}
+    for t in tiles:
+        mine, bit = match[t], 1 << index[t]
+        out[t] = frozenset(i for i in edges[t] if i == mine or reach[holder[i]] & bit)
+    return out

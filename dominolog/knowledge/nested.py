@@ -22,11 +22,15 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dominolog.knowledge.groups import Shape, Tracker
 from dominolog.knowledge.model import HandModel
 from dominolog.tiles import Tile
+
+#: the bits of one role's count of tiles used in a packed state (a hand has at most 28 tiles)
+BITS = 5
+MASK = (1 << BITS) - 1
 
 
 @dataclass(slots=True, frozen=True)
@@ -40,6 +44,11 @@ class Chain:
     draws: tuple[int, ...]
     tiles: tuple[Tile, ...]
     exits: tuple[int, ...]
+    #: :func:`chain_count`'s counts so far, by the tiles still in hand (from which, their roles): the
+    #: counts after each of the last draws, and where the count stands (``can``, ``first``)
+    counts: dict[tuple[int, tuple[Hashable, ...]], tuple[list[dict[int, int]], list[int], int]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
 
 def chain_of(shape: Shape, model: HandModel, part: int) -> Chain | None:
@@ -76,40 +85,50 @@ def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
     on) with the tiles still in hand at ``seq``, one tile a draw (see the module's docstring)."""
     exits = chain.exits
     alive = bisect_right(exits, seq)  # the tiles from here on are still in hand at seq
+    kinds = tuple(tracker.role(t) for t in chain.tiles[alive:])
     roles: dict[Hashable, int] = {}
-    role_of: list[int] = []
-    for t in chain.tiles[alive:]:
-        role_of.append(roles.setdefault(tracker.role(t), len(roles)))
+    role_of = [roles.setdefault(role, len(roles)) for role in kinds]
     names = list(roles)
     held = [0] * len(names)
     for r in role_of:
         held[r] += 1
-    late = chain.draws[bisect_right(chain.draws, seq - 1) :]
+    late = len(chain.draws) - bisect_right(chain.draws, seq - 1)
     # the ways to have used so many tiles of each role, the late draws taken from the last back;
-    # ``can``: by role, the tiles the draw at hand can have brought (those played after it)
-    states: dict[tuple[int, ...], int] = {(0,) * len(names): 1}
-    can = [0] * len(names)
-    first = len(exits)
-    for entry in reversed(late):
+    # ``can``: by role, the tiles the draw at hand can have brought (those played after it). The
+    # tiles used, by role, are packed BITS bits a role in one int (a hand has at most 28 tiles).
+    # The same tiles still in hand take the same last draws alike whatever the rule's seq: the
+    # counts after each draw are kept with the chain (the rules of a run of draws share them).
+    done = chain.counts.get((alive, kinds))
+    if done is None:
+        done = chain.counts[(alive, kinds)] = ([{0: 1}], [0] * len(names), len(exits))
+    counted, can, first = done
+    draws = chain.draws
+    while len(counted) <= late:
+        entry = draws[len(draws) - len(counted)]
         start = bisect_right(exits, entry)
         for r in role_of[start - alive : first - alive]:
             can[r] += 1
         first = start
-        nxt: dict[tuple[int, ...], int] = {}
-        for used, n in states.items():
-            for r, k in enumerate(can):
-                left = k - used[r]
+        steps = [(r * BITS, k, 1 << (r * BITS)) for r, k in enumerate(can) if k]
+        nxt: dict[int, int] = {}
+        get = nxt.get
+        for used, n in counted[-1].items():
+            for shift, k, one in steps:
+                left = k - ((used >> shift) & MASK)
                 if left > 0:
-                    key = used[:r] + (used[r] + 1,) + used[r + 1 :]
-                    nxt[key] = nxt.get(key, 0) + n * left
-        states = nxt
+                    key = used + one
+                    nxt[key] = get(key, 0) + n * left
+        counted.append(nxt)
+    chain.counts[(alive, kinds)] = (counted, can, first)
+    states = counted[late]
     broken = total = 0
     add = tracker.add
     for used, n in states.items():
         state = tracker.start
         for r, role in enumerate(names):
-            if held[r] > used[r]:
-                state = add(state, role, held[r] - used[r])
+            kept = held[r] - ((used >> (r * BITS)) & MASK)
+            if kept > 0:
+                state = add(state, role, kept)
         total += n
         if tracker.broken(state):
             broken += n

@@ -42,6 +42,12 @@ class HandLifecycle:
     chain: HashChain
     #: the open hand judged on its facts so far, for the records fed: ((events, head), the judgment)
     _open_judged: tuple[tuple[int, str], tuple[list[Issue], list[Issue]] | None] | None = None
+    #: the open hand's last model: the next one takes its matching over when the facts leave every
+    #: tile the same slots (an unseen draw, a pass: :class:`~dominolog.knowledge.model.HandModel`)
+    _last_model: HandModel | None = None
+    #: the verdicts of the open hand's rules in the worlds of one graph (``HandModel.graph``): by the
+    #: rule's identity, (the rule, the slots of its hand, its verdict)
+    _decided: tuple[object, dict[int, tuple[PendingCheck, frozenset[int], Decision | None]]] | None = None
 
     def _apply_in_hand(self, ev: Event) -> None:
         raise NotImplementedError
@@ -55,6 +61,7 @@ class HandLifecycle:
             self.skipping = True
             return
         self.skipping = False
+        self._last_model = self._decided = None
         hand = variant.start_hand(state, ev, self.ctx)
         state.hand = hand
         f = self.findings
@@ -99,7 +106,7 @@ class HandLifecycle:
             return
         hand.settle()
         start = self._hand_start()
-        model = hand_model(start, hand)
+        model = self._model(start, hand)
         self.findings.violations.extend(self._contradiction_issues(model))
         if not hand.hands_known:
             fill_hands(model, hand)
@@ -146,7 +153,7 @@ class HandLifecycle:
         if hand is None or not hand.hidden or self.history.deal is None or not (f.pending or hand.tried):
             return None
         start = self._hand_start()
-        model = hand_model(start, hand)
+        model = self._model(start, hand)
         added = self._contradiction_issues(model)
         replace = self._judged(hand, model, self.decide_pending(hand, start, model), added, still_open=True)
         if not added and not replace:
@@ -204,6 +211,12 @@ class HandLifecycle:
                 )
         return replace
 
+    def _model(self, start: HandState, hand: HandState) -> HandModel:
+        """The worlds of the open hand's facts (:func:`~dominolog.knowledge.facts.hand_model`), from
+        the last model of the hand when the facts leave every tile the same slots."""
+        model = self._last_model = hand_model(start, hand, self._last_model)
+        return model
+
     def _hand_start(self) -> HandState:
         """The open hand's state right after its deal (its deal violations were reported then)."""
         assert self.state is not None and self.variant is not None and self.history.deal is not None
@@ -239,10 +252,26 @@ class HandLifecycle:
         """The open hand's unverified rules, each judged in every world its facts allow (None: the
         facts contradict each other, or the rule cannot be asked that way)."""
         if model is None:
-            model = hand_model(start or self._hand_start(), hand)
+            model = self._model(start or self._hand_start(), hand)
         out: list[tuple[Issue, PendingCheck, Decision | None]] = []
+        if model.contradictions or not model.feasible:
+            for issue, check in self.findings.pending:
+                out.append((issue, check, decide_check(model, check)))
+            return out
+        # A verdict reads the graph (tiles, edges, exits, the matching) and the slots of the rule's
+        # hand alone: in a model of the same graph, with the same slots for that hand, it is the same
+        # (a rule judged at the last event, before an unseen draw or a pass, is not judged again)
+        if self._decided is None or self._decided[0] is not model.graph:
+            self._decided = (model.graph, {})
+        known = self._decided[1]
         for issue, check in self.findings.pending:
-            decision = decide_check(model, check)
+            entered = model.entered(check.player, check.seq)
+            hit = known.get(id(check))
+            if hit is not None and hit[0] is check and hit[1] == entered:
+                decision = hit[2]
+            else:
+                decision = decide_check(model, check)
+                known[id(check)] = (check, entered, decision)
             out.append((issue, check, decision))
         return out
 
@@ -252,7 +281,7 @@ class HandLifecycle:
         if not f.pending:
             return
         if model is None:
-            model = hand_model(start, hand)
+            model = self._model(start, hand)
         decided = self.decide_pending(hand, start, model)
         if self.on_checks is not None:
             self.on_checks(hand, decided)
@@ -317,7 +346,7 @@ class HandLifecycle:
         assert state is not None and variant is not None
         if self.history.deal is None:
             return None
-        fillings = end_fillings(hand_model(self._hand_start(), hand), hand)
+        fillings = end_fillings(self._model(self._hand_start(), hand), hand)
         if not fillings:
             return None
         quiet = QuietCtx(self.ctx.seq)
