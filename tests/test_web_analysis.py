@@ -157,12 +157,12 @@ def test_two_postgres_workers_analyse_a_head_once(pg_url: str, tmp_path: Path) -
 def test_the_waiting_page_shows_the_analysis_once_made_in_a_real_browser(tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    from tests.test_audit_html import _driver
+    from tests.webserver import browser
 
     with Server(tmp_path / "c.db", tmp_path) as s:
         _begin(s)
         _append(s, LINES[1 : ENDS[0] - 1])
-        driver = _driver(tmp_path)
+        driver = browser(tmp_path)
         try:
             driver.set_page_load_timeout(20)
             driver.get(f"{s.url}/m/{SEG}/analysis")

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Tags, parsed
-from tests.test_audit_html import _driver
-from tests.webserver import Server
+from tests.webserver import Server, browser
 
 HOSTILE = [
     "<script>alert(1)</script>",
@@ -102,7 +101,7 @@ def test_a_followed_match_in_a_real_browser(server: Server, tmp_path: Path) -> N
     from selenium.common.exceptions import NoAlertPresentException
     from selenium.webdriver.common.by import By
 
-    driver = _driver(tmp_path)
+    driver = browser(tmp_path)
     try:
         driver.set_page_load_timeout(20)
         driver.get(f"{server.url}/m/m%3Ci%3E1")
@@ -195,3 +194,4 @@ def test_the_board_shows_the_last_time_written_and_whose_turn_in_words(server: S
     assert row[-3:] == [f"{HOSTILE[0]} to play", "open", "2026-11-27T19:00:07Z"]
     page = "".join(parsed(server.client.get("/m/m%3Ci%3E1").text).text)
     assert "2026-11-27T19:00:07Z" in page and f"play {HOSTILE[1]} 6-5 right" in page
+
