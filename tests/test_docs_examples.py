@@ -1,6 +1,7 @@
-"""Every shell example of the README and of the guides runs, from a temp folder, with the installed console
-script, against the bundled replays; where a page shows the output, the output is compared
-(tests/doc_examples.py says how a page marks what varies, and what cannot run here)."""
+"""Every example of every page (the README and all of docs/: shell, Python, PostgreSQL's SQL) runs, from a
+temp folder, with the installed console script, against the bundled replays (a server it starts on a free
+port); where a page shows the output, the output is compared (tests/doc_examples.py says how a page marks
+what varies, and what cannot run here). A page with a command that no test runs fails."""
 
 from __future__ import annotations
 
