@@ -27,11 +27,7 @@ import argparse
 import json
 import os
 import platform
-import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +43,9 @@ from dominolog.recording.prompt import Flow, expect
 from dominolog.recording.session import Session
 from dominolog.simulate import hide_match, simulate_match
 from dominolog.store import open_store
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout: tests/serving.py
+from tests.serving import Served, chromium
 
 VARIANTS = ("ghost13", "brettspielnetz", "39", "double-bergen", "double-draw")
 NOW = "2026-11-27T20:00:00Z"
@@ -139,42 +138,20 @@ def touches(seeds: int, hands: int, folder: Path) -> None:
 
 # -- the page in Chromium ---------------------------------------------------------------------------
 
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Serve:
-    """``dominolog serve`` from the installed console script on a free loopback port, a match in it."""
+class Serve(Served):
+    """``dominolog serve`` from the installed console script on a free loopback port
+    (tests/serving.py), with a client holding the organiser's token."""
 
     def __init__(self, folder: Path) -> None:
-        script = shutil.which("dominolog", path=str(Path(sys.executable).parent))
-        if script is None:
-            sys.exit("the dominolog console script is not installed beside this Python: pip install .")
-        self.url = f"http://127.0.0.1:{_free_port()}"
         folder.mkdir(parents=True, exist_ok=True)
-        out = folder / "serve.out"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DOMINOLOG_")}
-        argv = [script, "serve", "--db", str(folder / "phone.db"), "--port", self.url.rsplit(":", 1)[1]]
-        with open(out, "wb") as fh:
-            self.proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/api/matches", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            self.stop()
-            sys.exit(f"serve did not start: {out.read_text()}")
-        said = out.read_text().splitlines()
-        token = next(line.rsplit(" ", 1)[-1] for line in said if line.startswith("the organiser's token"))
-        self.client = httpx.Client(base_url=self.url, timeout=30, headers={"Authorization": f"Bearer {token}"})
+        super().__init__(folder / "phone.db", folder)
+        try:
+            self.start()
+        except RuntimeError as exc:
+            sys.exit(str(exc))
+        assert self.organiser is not None, "a new store: serve prints the organiser's token"
+        self.client = httpx.Client(base_url=self.url, timeout=30, headers={"Authorization": f"Bearer {self.organiser}"})
 
     def match(self, mid: str, events: list[dict[str, Any]]) -> str:
         """``events`` (the first a match_start) stored as match ``mid``; a table token for it."""
@@ -190,39 +167,16 @@ class Serve:
         return str(r.json()["token"])
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(10)
+        super().stop()
+        self.client.close()
 
 
 def phone(folder: Path) -> Any:
-    """Headless Chromium as a phone (360 x 640, touch), through Debian's chromedriver."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        sys.exit(f"{' and '.join(missing)} not found: apt-get install chromium chromium-driver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        f"--user-data-dir={folder / 'p'}",
-    ):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride", {"width": 360, "height": 640, "deviceScaleFactor": 2, "mobile": True}
-    )
-    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-    driver.execute_cdp_cmd("Network.enable", {})
-    return driver
+    """Headless Chromium as a phone (360 x 640, touch), through Debian's chromedriver (tests/serving.py)."""
+    try:
+        return chromium(folder, phone=True)
+    except RuntimeError as exc:
+        sys.exit(str(exc))
 
 
 def _wait(driver: Any, script: str, what: str, seconds: float = 20.0) -> None:

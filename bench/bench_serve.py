@@ -30,9 +30,6 @@ import argparse
 import asyncio
 import os
 import platform
-import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -42,14 +39,11 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout: tests/serving.py
+from tests.serving import Served, console_script
+
 NOTE = '{"type":"note","text":"bench %d"}'
 START = '{"type":"match_start","variant":"ghost13","players":["Ana","Ben"],"id":"%s"}'
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -91,44 +85,25 @@ def _rss_kib(pid: int) -> int:
     return total
 
 
-class Serve:
+class Serve(Served):
+    """``dominolog serve`` from the installed console script on a free loopback port (tests/serving.py),
+    ``headers`` holding the organiser's token."""
+
     def __init__(self, db: str, workers: int, folder: Path) -> None:
-        script = shutil.which("dominolog", path=str(Path(sys.executable).parent))
-        if script is None:
-            sys.exit("the dominolog console script is not installed beside this Python: pip install .")
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.out = folder / "serve.out"
-        argv = [script, "serve", "--db", db, "--port", str(self.port), "--rate", "100000", "--workers", str(workers)]
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DOMINOLOG_")}
-        with open(self.out, "wb") as fh:
-            self.proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/api/matches", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            self.stop()
-            sys.exit(f"serve did not start: {self.out.read_text()}")
-        said = self.out.read_text().splitlines()
-        token = next((line.rsplit(" ", 1)[-1] for line in said if line.startswith("the organiser's token")), None)
-        if token is None:
+        super().__init__(db, folder, "--rate", "100000", "--workers", str(workers))
+        try:
+            self.start()
+        except RuntimeError as exc:
+            sys.exit(str(exc))
+        token = self.organiser
+        if token is None:  # a store that has one: a new one for the bench
             token = subprocess.run(
-                [script, "token", "create", "--organiser", "--db", db], capture_output=True, text=True, env=env
+                [console_script(), "token", "create", "--organiser", "--db", db],
+                capture_output=True,
+                text=True,
+                env=self.env,
             ).stdout.strip()
         self.headers = {"Authorization": f"Bearer {token}"}
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
 
 
 class Raw:

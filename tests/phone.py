@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.test_audit_html import _driver
+from tests.webserver import browser
 
 
 class Phone:
@@ -17,11 +17,8 @@ class Phone:
 
     def __init__(self, tmp_path: Path, name: str = "phone") -> None:
         (tmp_path / name).mkdir(exist_ok=True)
-        self.driver = _driver(tmp_path / name)
+        self.driver = browser(tmp_path / name, phone=True)
         self.driver.set_page_load_timeout(20)
-        self.cdp("Emulation.setDeviceMetricsOverride", width=360, height=640, deviceScaleFactor=2, mobile=True)
-        self.cdp("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
-        self.cdp("Network.enable")
 
     def cdp(self, command: str, **args: Any) -> Any:
         return self.driver.execute_cdp_cmd(command, args)

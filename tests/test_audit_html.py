@@ -17,11 +17,7 @@ from dominolog.audit.html import render_html
 from dominolog.recording.notation import iter_matches_any
 from tests.audit_fixture import BEN, sample_doc
 from tests.helpers import parsed
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-INSTALL = "apt-get install chromium chromium-driver"
-
+from tests.webserver import browser
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 
@@ -147,37 +143,6 @@ def test_a_clean_match_and_missing_parts_render(sample: dict[str, Any]) -> None:
 # -- in a browser --------------------------------------------------------------------------------------
 
 
-def _driver(tmp_path: Path) -> Any:
-    """Debian's headless Chromium through its own chromedriver (nothing downloaded), or a failure that
-    says what to install."""
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.fail("selenium is not installed: pip install '.[test]' (it needs selenium>=4.20)")
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        pytest.fail(f"{' and '.join(missing)} not found: the browser test needs Debian's Chromium ({INSTALL})")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,1000",
-        f"--user-data-dir={tmp_path / 'chromium-profile'}",
-    ):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-
-
 def test_the_report_in_a_real_browser(doc: dict[str, Any], tmp_path: Path) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
@@ -185,7 +150,7 @@ def test_the_report_in_a_real_browser(doc: dict[str, Any], tmp_path: Path) -> No
 
     page = tmp_path / "audit.html"
     page.write_text(render_html(doc), encoding="utf-8")
-    driver = _driver(tmp_path)
+    driver = browser(tmp_path)
     try:
         driver.get(page.as_uri())
         seq = lambda: driver.find_element(By.ID, "current-seq").text  # noqa: E731
@@ -454,7 +419,7 @@ def test_the_analysis_in_a_real_browser(analysed: tuple[Any, dict[str, Any], dic
     _, doc, review = analysed
     page = tmp_path / "audit.html"
     page.write_text(render_html(doc, parse_review(review)), encoding="utf-8")
-    driver = _driver(tmp_path)
+    driver = browser(tmp_path)
     try:
         driver.get(page.as_uri())
         summary = driver.find_element(By.ID, "analysis")

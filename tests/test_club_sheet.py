@@ -21,7 +21,7 @@ from dominolog.recording.notation import iter_matches_any
 from dominolog.simulate import hide_match, simulate_match
 from dominolog.store import open_store
 from tests.conftest import ROOT
-from tests.test_audit_html import _driver
+from tests.webserver import browser
 
 REPLAYS = ROOT / "replays"
 BSN = REPLAYS / "brettspielnetz-disputed.jsonl"
@@ -345,7 +345,7 @@ def test_the_sheet_in_a_real_browser_and_printed_on_one_a4_page(tmp_path: Path) 
     }
     for name, page in pages.items():
         (tmp_path / name).write_text(page, encoding="utf-8")
-    driver = _driver(tmp_path)
+    driver = browser(tmp_path)
     try:
         for name in pages:
             driver.get((tmp_path / name).as_uri())

@@ -20,6 +20,7 @@ DATA_FILES = [
     "audit/report.js",
     "audit/rulings.txt",
     "page.css",
+    "web/static/favicon.ico",
     "web/static/live.js",
     "web/static/organiser.js",
     "web/static/record-sw.js",

@@ -15,8 +15,8 @@ from dominolog.cli import app
 from dominolog.log.hashchain import add_hashes
 from dominolog.log.writer import dump_line
 from dominolog.simulate import simulate_match
-from tests.test_audit_html import _driver
 from tests.test_standings import SPRING, _build
+from tests.webserver import browser
 
 HOSTILE = "<b>Eve</b> [bold]x[/bold]"
 
@@ -68,7 +68,7 @@ def test_the_page_is_self_contained_and_escaped(page: Path) -> None:
 def test_the_page_in_a_real_browser(page: Path, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    driver = _driver(tmp_path)
+    driver = browser(tmp_path)
     try:
         driver.get(page.as_uri())
         assert driver.title == "Standings"

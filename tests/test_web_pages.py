@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Tags, parsed
-from tests.test_audit_html import _driver
-from tests.webserver import Server
+from tests.webserver import Server, browser
 
 HOSTILE = [
     "<script>alert(1)</script>",
@@ -102,7 +101,7 @@ def test_a_followed_match_in_a_real_browser(server: Server, tmp_path: Path) -> N
     from selenium.common.exceptions import NoAlertPresentException
     from selenium.webdriver.common.by import By
 
-    driver = _driver(tmp_path)
+    driver = browser(tmp_path)
     try:
         driver.set_page_load_timeout(20)
         driver.get(f"{server.url}/m/m%3Ci%3E1")
@@ -195,3 +194,25 @@ def test_the_board_shows_the_last_time_written_and_whose_turn_in_words(server: S
     assert row[-3:] == [f"{HOSTILE[0]} to play", "open", "2026-11-27T19:00:07Z"]
     page = "".join(parsed(server.client.get("/m/m%3Ci%3E1").text).text)
     assert "2026-11-27T19:00:07Z" in page and f"play {HOSTILE[1]} 6-5 right" in page
+
+
+def test_the_favicon_is_the_packages_domino(server: Server) -> None:
+    """``/favicon.ico``, which a browser asks for on every page (a 404 there is an error in its console): the
+    package's icon (one 32 x 32 PNG image in an ICO), kept a day, under the same headers as every answer."""
+    import struct
+    from importlib import resources
+
+    r = server.client.get("/favicon.ico")
+    assert r.status_code == 200
+    assert r.content == (resources.files("dominolog.web") / "static" / "favicon.ico").read_bytes()
+    assert r.headers["content-type"] == "image/x-icon"
+    assert r.headers["cache-control"] == "public, max-age=86400"
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["content-security-policy"].startswith("default-src 'self';")
+    reserved, kind, count = struct.unpack("<HHH", r.content[:6])
+    width, height, _colours, _zero, _planes, bits, size, offset = struct.unpack("<BBBBHHII", r.content[6:22])
+    assert (reserved, kind, count, width, height, bits) == (0, 1, 1, 32, 32, 32)
+    image = r.content[offset : offset + size]
+    assert offset + size == len(r.content) and image.startswith(b"\x89PNG\r\n\x1a\n")
+    assert struct.unpack(">II", image[16:24]) == (32, 32)
+    assert "/favicon.ico" not in server.client.get("/openapi.json").json()["paths"]

@@ -24,8 +24,7 @@ import pytest
 from dominolog.store import open_store
 from tests.conftest import Ran
 from tests.helpers import parsed
-from tests.test_audit_html import _driver
-from tests.webserver import Server
+from tests.webserver import Server, browser
 
 PRIVATE = "Club Night <b>private</b>"
 OTHER_PRIVATE = "Juniors"
@@ -407,7 +406,7 @@ def test_private_and_viewer_commands(cli: Callable[..., Ran], tmp_path: Path) ->
 def test_the_organiser_link_in_a_real_browser(club: Club, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    driver = _driver(tmp_path)
+    driver = browser(tmp_path)
     try:
         driver.set_page_load_timeout(20)
         printed = [line for line in club.s.out.splitlines() if line.startswith("the organiser's link: ")]

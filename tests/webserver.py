@@ -1,81 +1,50 @@
-"""``dominolog serve`` as a user runs it: the installed console script, a subprocess on a free loopback
-port, waited for (bounded) and always stopped (:class:`Server`, a context manager)."""
+"""``dominolog serve`` as a user runs it, for the tests: :class:`tests.serving.Served` (the installed
+console script, a subprocess on a free loopback port, waited for and always stopped) with an httpx
+``client`` on it, and the browser that looks at it; a failure of the test, saying why, when either
+cannot start."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
-from tests.conftest import clean_env, console_script
+from tests.serving import START_SECONDS, Served, chromium, free_port
 
-START_SECONDS = 15.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+__all__ = ["START_SECONDS", "Server", "browser", "free_port"]
 
 
-class Server:
+def browser(tmp_path: Path, *, phone: bool = False) -> Any:
+    """Debian's headless Chromium through its own chromedriver (:func:`tests.serving.chromium`: nothing
+    downloaded; ``phone``: a phone's screen and touch), or a failure of the test saying what to install."""
+    try:
+        return chromium(tmp_path, phone=phone)
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+
+
+class Server(Served):
     """``dominolog serve --db DB --port PORT ARGS`` in ``cwd``; ``url``, the ``organiser`` token it
     printed (None when the store had one), ``client`` (httpx)."""
 
     def __init__(self, db: str | Path, cwd: Path, *args: str, env: dict[str, str] | None = None) -> None:
-        self.db, self.cwd, self.args = str(db), cwd, args
-        self.env = env if env is not None else clean_env()
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.organiser: str | None = None
-        self.out = ""
+        super().__init__(db, cwd, *args, env=env)
+        self.client: httpx.Client
 
     def start(self) -> Server:
-        out = self.cwd / f"serve-{self.port}.out"
-        self._out = open(out, "wb")  # noqa: SIM115 (closed in stop)
-        self._out_path = out
-        argv = [console_script(), "serve", "--db", self.db, "--port", str(self.port), *self.args]
-        self.proc = subprocess.Popen(
-            argv, cwd=self.cwd, env=self.env, stdout=self._out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"serve stopped at start: {out.read_text()}")
-            try:
-                if httpx.get(f"{self.url}/api/matches", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            self.stop()
-            raise RuntimeError(f"serve did not answer within {START_SECONDS} s: {out.read_text()}")
-        self.out = out.read_text()
-        for line in self.out.splitlines():
-            if line.startswith("the organiser's token"):
-                self.organiser = line.rsplit(" ", 1)[-1]
+        try:
+            super().start()
+        except RuntimeError as exc:
+            pytest.fail(str(exc))
         self.client = httpx.Client(base_url=self.url, timeout=10)
         return self
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
+        super().stop()
         if hasattr(self, "client"):
             self.client.close()
-        if hasattr(self, "_out"):
-            self._out.close()
 
     def __enter__(self) -> Server:
         return self.start()

@@ -62,7 +62,7 @@ def _command_section(cmd: Any, path: list[str], parent: Any, level: int) -> list
     out = [f"{'#' * level} `{' '.join(path)}`", ""]
     if cmd.help:
         out += [cmd.help.strip(), ""]
-    out += ["```", usage, "```", ""]
+    out += ["```text", usage, "```", ""]
     rows = _param_rows(cmd)
     if rows:
         out += ["| option | value | what it does |", "|---|---|---|", *rows, ""]
@@ -85,7 +85,7 @@ def render_cli() -> str:
         "Generated from the program (`python tools/gen_reference.py`), so it says what `dominolog COMMAND --help`",
         "says; [commands, exit codes, limits](commands.md) tells the same commands in a sentence each.",
         "",
-        "```",
+        "```text",
         "dominolog [--version] [--install-completion] [--show-completion] COMMAND ...",
         "```",
         "",

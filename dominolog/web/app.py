@@ -22,7 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -164,6 +164,14 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
     app.include_router(results.router)
     app.include_router(pages.router)
     app.include_router(organiser.router)
+    favicon = (resources.files("dominolog.web") / "static" / "favicon.ico").read_bytes()
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon_ico() -> Response:
+        # every browser asks for it on every page (a 404 is an error in its console): a domino, from the
+        # package, kept a day (the security headers as on every answer: Guard)
+        return Response(favicon, media_type="image/x-icon", headers={"Cache-Control": "public, max-age=86400"})
+
     app.mount("/static", StaticFiles(directory=str(resources.files("dominolog.web") / "static")), name="static")
     app.add_middleware(MatchIds)
     return Guard(app)  # type: ignore[return-value]
