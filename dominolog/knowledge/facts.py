@@ -195,9 +195,9 @@ class Skeleton:
         edges: dict[Tile, list[int]] = {}
         for t, base in self.base.items():
             out = base
-            f = laid.get(t)
-            if f is not None:
-                inside = before(f)
+            played = laid.get(t)
+            if played is not None:
+                inside = before(played)
                 out = [i for i in out if i in inside]
             for f in tried.get(t, ()):
                 if exit[t] < f.seq:

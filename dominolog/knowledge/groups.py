@@ -8,7 +8,7 @@ import weakref
 from bisect import bisect_right
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from dominolog.knowledge.model import HandModel, Slot
 from dominolog.state import Judge
@@ -34,7 +34,7 @@ class Tracker(Protocol):
 class _One:
     """ "Holds one of ``tiles``": the state is whether it does yet."""
 
-    start = False
+    start: Hashable = False
 
     def __init__(self, tiles: frozenset[Tile]) -> None:
         self.tiles = tiles
@@ -56,7 +56,7 @@ class _Pair:
     """Double Draw's "holds a tile fitting ``left`` and another fitting ``right``": the state counts
     the tiles held that fit the left only (up to 1), the right only (up to 1), and both (up to 2)."""
 
-    start = (0, 0, 0)
+    start: Hashable = (0, 0, 0)
 
     def __init__(self, left: frozenset[Tile], right: frozenset[Tile]) -> None:
         self.left, self.right = left, right
@@ -67,7 +67,7 @@ class _Pair:
     def add(self, state: Hashable, role: Hashable, k: int) -> Hashable:
         if state == _PAIR or not k or role == (False, False):
             return state
-        a, b, c = state  # type: ignore[misc]
+        a, b, c = cast(tuple[int, int, int], state)
         if role == (True, True):
             c = min(2, c + k)
         elif role == (True, False):
@@ -272,9 +272,9 @@ class Worlds:
         inside: dict[Tile, frozenset[int]] = {}
         none: frozenset[int] = frozenset()
         for t in tiles:
-            qs = shape.adj[t]
-            adj[t] = tuple(sorted({group_of[q] for q in qs}))
-            inside[t] = frozenset(group_of[q] for q in qs if q in mine) if exit[t] > seq else none
+            near = shape.adj[t]
+            adj[t] = tuple(sorted({group_of[q] for q in near}))
+            inside[t] = frozenset(group_of[q] for q in near if q in mine) if exit[t] > seq else none
         start = {t: group_of[shape.start[t]] for t in tiles}
         worlds = cls(sorted(tiles), caps, adj, inside, start, tracker(judge), part)
         worlds.drop_outsiders()

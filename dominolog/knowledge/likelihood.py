@@ -71,6 +71,9 @@ from dominolog.knowledge.nested import chain_count, chain_of
 from dominolog.knowledge.sampled import SAMPLES, sample, seed_of
 from dominolog.state import Judge, Likelihood
 
+#: not yet in the table of moved states (a state may be any hashable value, None included)
+_UNSEEN: Hashable = object()
+
 __all__ = ["BUDGET", "SAMPLES", "Budget", "Likelihood", "count", "likelihood"]
 
 #: the most steps the exact count may take (a step: one state carried over one choice)
@@ -188,9 +191,11 @@ def count(worlds: Worlds, budget: int = BUDGET, meter: list[int] | None = None) 
                     new_caps = caps - (take << shift)
                     new_state = state
                     if counts and take:
-                        new_state = moved.get((state, take), moved)
-                        if new_state is moved:
+                        found = moved.get((state, take), _UNSEEN)
+                        if found is _UNSEEN:
                             new_state = moved[(state, take)] = add(state, role, take)
+                        else:
+                            new_state = found
                     ways = n * comb(rest, take) if take else n
                     if j == last:
                         key = (new_caps, new_state)

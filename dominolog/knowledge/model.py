@@ -77,6 +77,9 @@ class HandModel:
         #: each holder's slots in order of entry: (the entries, the slot indexes), :func:`by_entry`
         #: of ``slots`` (worked out when first asked, unless given)
         self._entries = entries
+        self.match: dict[Tile, int] | None
+        self.allowed: dict[Tile, frozenset[int]]
+        self.graph: object
         if (
             previous is not None
             and start is None
