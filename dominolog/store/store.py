@@ -78,7 +78,7 @@ def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
 
 def _event_row(match_id: str | None, rec: Record, chain: str) -> tuple[Any, ...]:
     """The row of ``events`` for one record, its match id first (an import builds each row once)."""
-    obj = rec.value if type(rec.value) is dict else _EMPTY
+    obj = rec.value if isinstance(rec.value, dict) else _EMPTY
     kind, player, tile, at = obj.get("type"), obj.get("player"), obj.get("tile"), obj.get("at")
     if player is None:
         player = obj.get("leader")
@@ -91,12 +91,12 @@ def _event_row(match_id: str | None, rec: Record, chain: str) -> tuple[Any, ...]
     return (
         match_id,
         rec.seq,
-        kind if type(kind) is str else None,
-        player if type(player) is str else None,
-        tile if type(tile) is str else None,
+        kind if isinstance(kind, str) else None,
+        player if isinstance(player, str) else None,
+        tile if isinstance(tile, str) else None,
         text,
         raw,
-        at if type(at) is str else None,
+        at if isinstance(at, str) else None,
         chain,
     )
 
