@@ -51,6 +51,7 @@ from dominolog.verify import batch_gc
 SUMMARY = re.compile(r"(\d[\d,]*) events in ([\d.]+) s, ([\d,]+) events/s")
 CLI = [sys.executable, "-c", "from dominolog.cli import main; main()"]
 GOALS = {1: 100_000, 2: 150_000}
+_ORDER = {"old": 0, "new": 1}
 
 
 def write_files(folder: Path, variant: str, matches: int, files: int, seed: str, hide: bool) -> int:
@@ -86,8 +87,11 @@ def fresh_db(folder: Path, name: str) -> Path:
     return db
 
 
-def run_import(folder: Path, db: Path, jobs: int, old: Path | None, cpu: int | None) -> tuple[float, float, float]:
-    """One whole ``dominolog import``: (wall s, CPU s of it and its workers, events/s by its summary)."""
+def run_import(
+    folder: Path, db: Path | None, jobs: int, old: Path | None, cpu: int | None
+) -> tuple[float, float, float]:
+    """One whole ``dominolog import`` (with no ``db``: ``dominolog verify -q``, the same reading and
+    fold without the store): (wall s, CPU s of it and its workers, events/s by its summary)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DOMINOLOG_")}
     if old is not None:
         env["PYTHONPATH"] = str(old)
@@ -101,7 +105,9 @@ def run_import(folder: Path, db: Path, jobs: int, old: Path | None, cpu: int | N
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(
-        [*CLI, "import", str(folder), "--db", str(db), "--jobs", str(jobs)],
+        [*CLI, "import", str(folder), "--db", str(db), "--jobs", str(jobs)]
+        if db is not None
+        else [*CLI, "verify", str(folder), "-q", "--jobs", str(jobs)],
         capture_output=True,
         text=True,
         env=env,
@@ -111,7 +117,7 @@ def run_import(folder: Path, db: Path, jobs: int, old: Path | None, cpu: int | N
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
-        raise RuntimeError(f"import failed ({done.returncode}):\n{done.stderr}")
+        raise RuntimeError(f"{'import' if db else 'verify'} failed ({done.returncode}):\n{done.stderr}")
     cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     m = SUMMARY.search(done.stdout)
     return wall, cpu_s, float(m.group(3).replace(",", "")) if m else float("nan")
@@ -210,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--old-ref", help="measure this commit's code too (a ref of this checkout)")
     ap.add_argument("--old", type=Path, help="measure this folder's dominolog/ too")
     ap.add_argument("--cpu", type=int, help="the CPU the --jobs 1 runs are pinned to (the first allowed)")
+    ap.add_argument("--verify", action="store_true", help="time `dominolog verify -q` (new code) too")
     ap.add_argument("--stages", action="store_true", help="split an in-process import into its stages")
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="with --stages: a cProfile top N")
     args = ap.parse_args(argv)
@@ -243,6 +250,11 @@ def main(argv: list[str] | None = None) -> int:
                         run_import(logs, db, jobs, tree, cpu if jobs == 1 else None)
                     )
                     loads.append(os.getloadavg())
+            if args.verify:
+                for jobs in args.jobs:
+                    best.setdefault(("verify -q (new)", jobs), []).append(
+                        run_import(logs, None, jobs, None, cpu if jobs == 1 else None)
+                    )
             if r == 0 and old is not None:
                 for jobs in args.jobs:
                     same = table_digest(work / f"new-{jobs}.db") == table_digest(work / f"old-{jobs}.db")
@@ -250,7 +262,9 @@ def main(argv: list[str] | None = None) -> int:
                     if not same:
                         return 1
         rows = []
-        for (name, jobs), runs in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0] != "old")):
+        for (name, jobs), runs in sorted(
+            best.items(), key=lambda kv: (kv[0][1], ["old", "new"].index(kv[0][0]) if kv[0][0] in ("old", "new") else 2)
+        ):
             wall = min(w for w, _, _ in runs)
             cpu_s = min(c for _, c, _ in runs)
             own = max(o for _, _, o in runs)
@@ -263,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
                     fmt_int(own),
                     f"{cpu_s:.2f}",
                     fmt_int(n / cpu_s),
-                    f"{goal:,}" if goal else "",
+                    f"{goal:,}" if goal and name in ("old", "new") else "",
                     " ".join(f"{w:.2f}" for w, _, _ in runs),
                 )
             )
