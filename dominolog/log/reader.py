@@ -105,7 +105,11 @@ def _sorted_body(value: Any) -> bytes | None:
     """``value`` without its ``hash`` key, keys sorted, as orjson writes it (None if it cannot)."""
     if type(value) is not dict:
         return None
-    body = value if "hash" not in value else {k: v for k, v in value.items() if k != "hash"}
+    if "hash" in value:  # (a copy without it: twice as fast as a comprehension over its items)
+        body = value.copy()
+        del body["hash"]
+    else:
+        body = value
     try:
         written = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError):  # an integer beyond 64 bits

@@ -73,7 +73,12 @@ def match_id_of(log: MatchLog, head: str) -> str:
 
 def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
     """The row of ``events`` for one record (without its match id), with the chain hash up to it."""
-    obj = rec.value if isinstance(rec.value, dict) else {}
+    return _event_row(None, rec, chain)[1:]
+
+
+def _event_row(match_id: str | None, rec: Record, chain: str) -> tuple[Any, ...]:
+    """The row of ``events`` for one record, its match id first (an import builds each row once)."""
+    obj = rec.value if isinstance(rec.value, dict) else _EMPTY
     kind, player, tile, at = obj.get("type"), obj.get("player"), obj.get("tile"), obj.get("at")
     if player is None:
         player = obj.get("leader")
@@ -84,6 +89,7 @@ def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
     except UnicodeDecodeError:
         text, raw = rec.data.decode("utf-8", "replace"), rec.data
     return (
+        match_id,
         rec.seq,
         kind if isinstance(kind, str) else None,
         player if isinstance(player, str) else None,
@@ -95,11 +101,15 @@ def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
     )
 
 
+_EMPTY: dict[str, Any] = {}
+
+
 @dataclass(slots=True)
 class Prepared:
     """One match of a file made ready to store, with no database at hand (so that ``import --jobs``
-    can fold matches in other processes): its rows of ``events``, its report, its id; or why it
-    cannot be stored (``failed``)."""
+    can fold matches in other processes, and send back only what is written): its rows of ``events``
+    (each with the match id first), its rows of ``matches`` and ``hands``, its head and whether it is
+    valid, its id; or why it cannot be stored (``failed``)."""
 
     source: str
     line: int
@@ -107,16 +117,20 @@ class Prepared:
     given: str | None = None  # the id its match_start gives
     match_id: str = ""
     rows: list[tuple[Any, ...]] = field(default_factory=list)
-    report: MatchReport | None = None
+    head: str = ""
+    valid: bool = True
+    match_row: tuple[Any, ...] = ()
+    hand_rows: list[tuple[Any, ...]] = field(default_factory=list)
 
     def lines(self) -> Iterator[bytes]:
         """The match's lines as read."""
         for row in self.rows:
-            yield row[5] if row[5] is not None else row[4].encode("utf-8")
+            yield row[6] if row[6] is not None else row[5].encode("utf-8")
 
 
 def prepare_import(log: MatchLog) -> Prepared:
-    """Fold one match for storing: every record's row with the chain hash up to it, and the report."""
+    """Fold one match for storing (the one fold of an import: its rules, its hash chain): every record's
+    row with the chain hash up to it, and the rows of the match's projections."""
     if log.orphan:
         return Prepared(log.source, log.line, "lines before any match_start: not a match")
     cut_short = next((r for r in log.records if r.truncated), None)
@@ -124,14 +138,52 @@ def prepare_import(log: MatchLog) -> Prepared:
         return Prepared(log.source, log.line, f"line {cut_short.line}: {cut_short.error}: not stored")
     first = log.records[0].obj if log.records and not log.records[0].raw_only else None
     given = first.get("id") if first else None
+    named = match_id_of(log, "")  # the id of its match_start (else one made from the head, once known)
+    early = None if named == "head-" else named
     reducer = MatchReducer(log.source, log.line)
+    feed, row = reducer.feed, _event_row
     rows: list[tuple[Any, ...]] = []
+    add = rows.append
     for rec in log.records:
-        reducer.feed(rec)
-        rows.append(row_of(rec, reducer.head))
+        feed(rec)
+        add(row(early, rec, reducer.head))
     report = reducer.report()
     mid = match_id_of(log, report.head)
-    return Prepared(log.source, log.line, None, given if isinstance(given, str) and given else None, mid, rows, report)
+    if early is None:
+        rows = [(mid, *r[1:]) for r in rows]
+    # the match_start as the store gives it back (Store.start_of): its line decoded afresh
+    start = decode_line(log.records[0].data, 1, 1) if log.records else None
+    match_row, hand_rows = projection_rows(mid, report, start)
+    given = given if isinstance(given, str) and given else None
+    return Prepared(log.source, log.line, None, given, mid, rows, report.head, report.valid, match_row, hand_rows)
+
+
+def projection_rows(
+    match_id: str, report: MatchReport, start: Record | None, first_hand: int = 0
+) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+    """The match's rows of ``matches`` and ``hands`` (from hand ``first_hand`` on, counting from 0) as
+    its report and its first event ``start`` (its ``meta``) give them."""
+    status = "invalid" if not report.valid else "complete" if report.complete else "open"
+    meta = None
+    if start is not None and start.event is not None and isinstance(start.obj, dict) and "meta" in start.obj:
+        meta = _jdump(start.obj["meta"]) if isinstance(start.obj["meta"], dict) else None
+    match_row = (
+        match_id,
+        report.variant,
+        _jdump(report.players),
+        meta,
+        status,
+        int(report.complete),
+        report.head,
+        _jdump(report.totals),
+        _jdump(report.winner),
+        len(report.hands),
+        report.events,
+        len(report.violations),
+        len(report.unverified),
+    )
+    hand_rows = [(match_id, h.number, h.end, _jdump(h.winner), _jdump(h.points)) for h in report.hands[first_hand:]]
+    return match_row, hand_rows
 
 
 class Store(Transactions, Appending, Analyses, Access):
@@ -283,22 +335,21 @@ class Store(Transactions, Appending, Analyses, Access):
             self._lock_match(given)
             if self.has_match(given):
                 return self._already(src, prep, given)
-        report, rows, mid = prep.report, prep.rows, prep.match_id
-        assert report is not None
+        rows, mid = prep.rows, prep.match_id
         if mid != given:
             self._lock_match(mid)
-        if self.has_match(mid):
-            return self._already(src, prep, mid)
-        same = self.conn.execute("SELECT id FROM matches WHERE head = ?", (report.head,)).fetchone()
+            if self.has_match(mid):
+                return self._already(src, prep, mid)
+        same = self.conn.execute("SELECT id FROM matches WHERE head = ?", (prep.head,)).fetchone()
         if same is not None:
             return ImportResult(src, prep.line, mid, "skipped", reason=f"the same match is stored as {shown(same[0])}")
         self.conn.execute("SAVEPOINT import_match")
         try:
             fit = self.fit_row
-            self.conn.executemany(
-                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [(mid, *fit(r)) for r in rows]
-            )
-            self._project(mid, report)
+            if fit is not Store.fit_row:  # (the rows as this database holds them)
+                rows = [(r[0], *fit(r[1:])) for r in rows]
+            self.conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self._write_projection(mid, prep.match_row, prep.hand_rows)
             self.conn.execute(
                 "INSERT INTO imports VALUES (?, ?, ?, ?)",
                 (mid, src, prep.line, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")),
@@ -318,7 +369,7 @@ class Store(Transactions, Appending, Analyses, Access):
                 pass
             raise
         self.conn.execute("RELEASE import_match")
-        return ImportResult(src, prep.line, mid, "imported", len(rows), report.valid)
+        return ImportResult(src, prep.line, mid, "imported", len(rows), prep.valid)
 
     def _already(self, src: str, prep: Prepared, mid: str) -> ImportResult:
         """A match whose id is stored already: skipped when the stored lines are the same, else a conflict."""
@@ -358,32 +409,13 @@ class Store(Transactions, Appending, Analyses, Access):
     ) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
         """The match's rows of ``matches`` and ``hands`` (from hand ``first_hand`` on, counting from 0)
         as its report (and its match_start's meta) give them."""
-        status = "invalid" if not report.valid else "complete" if report.complete else "open"
-        meta = None
-        start = self.start_of(match_id)
-        if start is not None and start.event is not None and isinstance(start.obj, dict) and "meta" in start.obj:
-            meta = _jdump(start.obj["meta"]) if isinstance(start.obj["meta"], dict) else None
-        match_row = (
-            match_id,
-            report.variant,
-            _jdump(report.players),
-            meta,
-            status,
-            int(report.complete),
-            report.head,
-            _jdump(report.totals),
-            _jdump(report.winner),
-            len(report.hands),
-            report.events,
-            len(report.violations),
-            len(report.unverified),
-        )
-        hand_rows = [(match_id, h.number, h.end, _jdump(h.winner), _jdump(h.points)) for h in report.hands[first_hand:]]
-        return match_row, hand_rows
+        return projection_rows(match_id, report, self.start_of(match_id), first_hand)
 
     def _project(self, match_id: str, report: MatchReport) -> None:
         """Write the match's rows of ``matches`` and ``hands`` from its report."""
-        match_row, hand_rows = self.projection_of(match_id, report)
+        self._write_projection(match_id, *self.projection_of(match_id, report))
+
+    def _write_projection(self, match_id: str, match_row: tuple[Any, ...], hand_rows: list[tuple[Any, ...]]) -> None:
         self.conn.execute("DELETE FROM hands WHERE match_id = ?", (match_id,))
         self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
         self.conn.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_row)
