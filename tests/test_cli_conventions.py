@@ -68,9 +68,10 @@ def test_version(cli: Cli) -> None:
 
 def test_shell_completion_is_available(tmp_path: Path) -> None:
     """Run from bash, as a user runs it: typer finds the shell among the parent processes (shellingham),
-    so the script is started by bash here (started by pytest's worker, it finds no shell)."""
+    so the script is started by bash here, which waits for it (started by pytest's worker, or exec'd by
+    ``bash -c`` in its place, it finds no shell)."""
     done = subprocess.run(
-        ["bash", "-c", f"{shlex.quote(console_script())} --show-completion"],
+        ["bash", "-c", f"{shlex.quote(console_script())} --show-completion; exit $?"],  # no exec: bash stays
         cwd=tmp_path, env=clean_env(SHELL="/bin/bash"), capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -143,21 +143,8 @@ class HandModel:
         mine = dict(match)
         for t in moved:
             owner[mine.pop(t)] = None
-
-        def augment(t: Tile, seen: set[int]) -> bool:
-            for i in edges[t]:
-                if i in seen:
-                    continue
-                seen.add(i)
-                other = owner[i]
-                if other is None or augment(other, seen):
-                    owner[i] = t
-                    mine[t] = i
-                    return True
-            return False
-
         moved.sort(key=lambda x: len(edges[x]))
-        return all(augment(t, set()) for t in moved)
+        return all(augment(t, set(), edges, owner, mine) for t in moved)
 
     def _owner(self) -> list[Tile | None]:
         """A new list of the tile each slot takes in the world at hand (:attr:`match`)."""
@@ -324,25 +311,30 @@ def perfect_matching(
                 owner[i] = t
                 match[t] = i
 
-    def augment(t: Tile, seen: set[int]) -> bool:
-        for i in edges[t]:
-            if i in seen:
-                continue
-            seen.add(i)
-            other = owner[i]
-            if other is None or augment(other, seen):
-                owner[i] = t
-                match[t] = i
-                return True
-        return False
-
     # the tiles left unmatched, those with the fewest choices first: fewer dead ends (a tile of
     # ``start`` stays matched, so only the others are sorted; the sort is stable, so they come in
     # the same order as in the sort of all ``tiles``)
     for t in sorted((t for t in tiles if t not in match), key=lambda x: len(edges[x])):
-        if not augment(t, set()):
+        if not augment(t, set(), edges, owner, match):
             return None
     return match
+
+
+def augment(
+    t: Tile, seen: set[int], edges: dict[Tile, list[int]], owner: list[Tile | None], match: dict[Tile, int]
+) -> bool:
+    """Kuhn's augmenting path: put ``t`` in one of its slots (``edges[t]``) not in ``seen``, moving the
+    tile there (``owner``) to another of its own, recursively; ``owner`` and ``match`` follow."""
+    for i in edges[t]:
+        if i in seen:
+            continue
+        seen.add(i)
+        other = owner[i]
+        if other is None or augment(other, seen, edges, owner, match):
+            owner[i] = t
+            match[t] = i
+            return True
+    return False
 
 
 def allowed_edges(
