@@ -4,7 +4,6 @@ about needs to know of the hand (a :class:`Tracker`)."""
 
 from __future__ import annotations
 
-import weakref
 from bisect import bisect_right
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -153,8 +152,8 @@ class Shape:
 
     @classmethod
     def of(cls, model: HandModel) -> Shape:
-        found = _SHAPES.get(model)
-        if found is not None:
+        found = model.shape
+        if isinstance(found, Shape):
             return found
         assert model.match is not None
         taken: list[list[Tile]] = [[] for _ in model.slots]
@@ -198,7 +197,7 @@ class Shape:
         start = {t: of_slot[i] for t, i in model.match.items()}
         exits = [sorted(model.exit[t] for t in ts) for ts in takers]
         shape = cls(kinds, sizes, takers, adj, part, start, parts, exits)
-        _SHAPES[model] = shape
+        model.shape = shape
         return shape
 
 
@@ -217,10 +216,6 @@ def relevant(shape: Shape, player: str, seq: int) -> dict[int, dict[int, int]]:
         if any(opens.values()):
             out[p] = opens
     return out
-
-
-#: each model's :class:`Shape`, while the model lives (a hand's rules are asked of one model)
-_SHAPES: weakref.WeakKeyDictionary[HandModel, Shape] = weakref.WeakKeyDictionary()
 
 
 @dataclass(slots=True)

@@ -105,6 +105,10 @@ class HandModel:
         #: player -> the seq of a play of theirs set aside: past it, the tiles of their hand are open
         #: (one of them left the hand then, but which is not known), so nothing about it is certain
         self.unsure: dict[str, int] = {}
+        #: the counting's :class:`~dominolog.knowledge.groups.Shape` of this model, made when first
+        #: asked (a hand's rules are asked of one model); kept here, since a compiled model (setup.py)
+        #: takes no weak reference
+        self.shape: object | None = None
 
     # -- derived models --------------------------------------------------
     def without(self, forbid: Forbid) -> HandModel:

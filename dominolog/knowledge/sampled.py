@@ -103,10 +103,11 @@ def estimate(log_weights: list[float], hits: Iterable[bool]) -> Likelihood:
     top = max(log_weights)
     w = [math.exp(x - top) for x in log_weights]
     f = [1.0 if h else 0.0 for h in hits]
-    sw = sum(w)
-    share = sum(wi * fi for wi, fi in zip(w, f, strict=True)) / sw
-    var = sum((wi * (fi - share)) ** 2 for wi, fi in zip(w, f, strict=True)) / sw**2
-    ess = sw * sw / sum(wi * wi for wi in w)
+    # sums of floats started at 0.0 (the same figures): compiled (setup.py), a sum started at 0 is an int
+    sw = sum(w, 0.0)
+    share = sum((wi * fi for wi, fi in zip(w, f, strict=True)), 0.0) / sw
+    var = sum(((wi * (fi - share)) ** 2 for wi, fi in zip(w, f, strict=True)), 0.0) / sw**2
+    ess = sw * sw / sum((wi * wi for wi in w), 0.0)
     wilson = _wilson_half(share, ess)
     margin = max(Z * math.sqrt(var), wilson)
     return Likelihood(share, False, margin, len(w))

@@ -50,6 +50,9 @@ class StoreJournal:
         self.name = f"{store.path}#{match_id}"
         self._reducer = store.fold_of(match_id).reducer
         self._records: list[Record] = []
+        #: an event was stored but the fold after it could not be read (the database failed between
+        #: the two): the next append reads it first
+        self._stale = False
 
     @property
     def reducer(self) -> MatchReducer:
@@ -70,6 +73,9 @@ class StoreJournal:
         return self._reducer.events - before
 
     def append(self, line: bytes, check: bool = True, expected_seq: int | None = None) -> Appended:
+        if self._stale:
+            self.refresh()  # the database still gone: a StoreError, and nothing more is written
+            self._stale = False
         if expected_seq is None:
             expected_seq = self._reducer.events + 1
         try:
@@ -79,7 +85,10 @@ class StoreJournal:
             raise
         except self.store.db_errors as exc:  # nothing was written: the entry waits in the line, not lost
             raise database_failure(exc, self.name) from None
-        self._reducer = self.store.fold_of(self.match_id).reducer
+        try:
+            self._reducer = self.store.fold_of(self.match_id).reducer
+        except self.store.db_errors:  # stored, then the database failed: this entry is written, and said so
+            self._stale = True
         return done
 
 
