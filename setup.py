@@ -73,6 +73,8 @@ def _compiled_fold() -> list[Extension]:
     )
 
 
+FOLD = _compiled_fold()
+
 setup(
     ext_modules=[
         Extension(
@@ -81,6 +83,9 @@ setup(
             optional=True,
             extra_compile_args=["-O2"],
         ),
-        *_compiled_fold(),
+        *FOLD,
     ],
+    # a build folder for each build: pip builds in the checkout, and a pure build must not take the
+    # compiled modules an earlier compiled build left in build/lib
+    options={"build": {"build_base": "build/compiled" if FOLD else "build/pure"}},
 )
