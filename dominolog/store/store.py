@@ -66,9 +66,14 @@ def _jdump(value: Any) -> str | None:
 
 def match_id_of(log: MatchLog, head: str) -> str:
     """The match's ``id`` from its ``match_start``, else one made from its head hash."""
+    return _id_given(log) or f"head-{head[:16]}"
+
+
+def _id_given(log: MatchLog) -> str | None:
+    """The ``id`` the match's first record gives, if it gives one (a text, not empty)."""
     first = log.records[0].obj if log.records else None
     mid = first.get("id") if first else None
-    return mid if isinstance(mid, str) and mid else f"head-{head[:16]}"
+    return mid if isinstance(mid, str) and mid else None
 
 
 def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
@@ -138,8 +143,7 @@ def prepare_import(log: MatchLog) -> Prepared:
         return Prepared(log.source, log.line, f"line {cut_short.line}: {cut_short.error}: not stored")
     first = log.records[0].obj if log.records and not log.records[0].raw_only else None
     given = first.get("id") if first else None
-    named = match_id_of(log, "")  # the id of its match_start (else one made from the head, once known)
-    early = None if named == "head-" else named
+    early = _id_given(log)  # the id of its match_start (else one made from the head, once known)
     reducer = MatchReducer(log.source, log.line)
     feed, row = reducer.feed, _event_row
     rows: list[tuple[Any, ...]] = []
