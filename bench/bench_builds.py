@@ -27,11 +27,9 @@ import sys
 import tempfile
 import time
 from datetime import UTC, datetime
-from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-import dominolog
-from dominolog.build_info import COMPILED, build
+from dominolog.build_info import build, pure_copy
 from dominolog.simulate import simulate_lines
 
 HERE = Path(__file__).resolve().parent
@@ -64,25 +62,6 @@ for path in sys.argv[2:]:
     out[path] = best
 print(json.dumps(out))
 """
-
-
-def pure_copy(root: Path) -> Path:
-    """The installed package without its compiled modules: the files DOMINOLOG_PURE=1 installs."""
-    package = Path(dominolog.__file__).parent
-
-    def ignore(folder: str, names: list[str]) -> list[str]:
-        out = []
-        for n in names:
-            if n == "__pycache__":
-                out.append(n)
-            elif n.endswith(tuple(EXTENSION_SUFFIXES)):
-                rel = Path(folder, n).relative_to(package)
-                if ".".join(("dominolog", *rel.parent.parts, n.split(".", 1)[0])) in COMPILED:
-                    out.append(n)
-        return out
-
-    shutil.copytree(package, root / "dominolog", ignore=ignore)
-    return root
 
 
 def child_env(pythonpath: Path | None) -> dict[str, str]:

@@ -61,6 +61,29 @@ def compiled_modules() -> list[str]:
     return found
 
 
+def pure_copy(dest: Path) -> Path:
+    """The installed package copied into ``dest`` without its compiled modules: the files
+    ``DOMINOLOG_PURE=1 pip install .`` installs, for ``PYTHONPATH`` (``tests/test_builds.py`` and
+    ``bench/bench_builds.py`` run it beside the compiled build). Returns ``dest``."""
+    import shutil
+
+    package = _ROOT / "dominolog"
+
+    def ignore(folder: str, names: list[str]) -> list[str]:
+        here = Path(folder).relative_to(package).parts
+        return [
+            n
+            for n in names
+            if n == "__pycache__"
+            or (
+                n.endswith(tuple(EXTENSION_SUFFIXES)) and ".".join(("dominolog", *here, n.split(".", 1)[0])) in COMPILED
+            )
+        ]
+
+    shutil.copytree(package, dest / "dominolog", ignore=ignore)
+    return dest
+
+
 def build() -> str:
     """``compiled`` when every module of :data:`COMPILED` is compiled, ``pure Python`` when none is,
     else ``partly compiled (N of M modules)`` (a damaged install)."""

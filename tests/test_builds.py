@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
@@ -28,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dominolog
-from dominolog.build_info import COMPILED, build, compiled_modules
+from dominolog.build_info import COMPILED, build, compiled_modules, pure_copy
 from dominolog.simulate import hide_match, simulate_lines, simulate_match
 from dominolog.variants import find_variant
 from tests.conftest import ROOT, clean_env
@@ -69,27 +68,10 @@ def test_the_compiled_modules_are_the_packages_own_python_files() -> None:
 # -- the differential test -----------------------------------------------------------------------------------
 
 
-def _is_compiled_file(path: Path, package: Path) -> bool:
-    if not path.name.endswith(tuple(EXTENSION_SUFFIXES)):
-        return False
-    stem = path.name.split(".", 1)[0]
-    dotted = ".".join(("dominolog", *path.relative_to(package).parent.parts, stem))
-    return dotted in COMPILED
-
-
 @pytest.fixture(scope="module")
 def pure_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The installed package copied without its compiled modules: what DOMINOLOG_PURE=1 installs."""
-    package = Path(dominolog.__file__).parent
-    root = tmp_path_factory.mktemp("pure")
-    shutil.copytree(
-        package,
-        root / "dominolog",
-        ignore=lambda folder, names: [
-            n for n in names if n == "__pycache__" or _is_compiled_file(Path(folder, n), package)
-        ],
-    )
-    return root
+    return pure_copy(tmp_path_factory.mktemp("pure"))
 
 
 def _drive(manifest: list[list[str]], work: Path, pythonpath: Path | None) -> list[Any]:
