@@ -13,6 +13,10 @@ machine; each figure is the best of the rounds (CPU time of the child's verify, 
 python-chess (the ``bench`` extra) reads as many moves of random legal games from PGN in the same run:
 issue 28 asks ``verify`` for at least 5 times its moves per second. Also ``import`` into a SQLite file
 (``dominolog import`` as a subprocess, wall time) for both builds.
+
+``--old DIR`` adds a third build in the same rounds: an older commit installed into a folder
+(``git worktree add /tmp/old REV && pip install --no-deps --target DIR /tmp/old``), put first on
+``PYTHONPATH``, so that a change is measured old against new at the same minutes.
 """
 
 from __future__ import annotations
@@ -76,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=150, help="matches a corpus (150)")
     ap.add_argument("--rounds", type=int, default=3, help="rounds, the builds alternating in each (3)")
     ap.add_argument("--repeat", type=int, default=3, help="verify runs a corpus in a child; best kept (3)")
+    ap.add_argument("--old", type=Path, help="an older build installed into this folder (pip install --target)")
     args = ap.parse_args(argv)
     installed = build()
     when = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
@@ -92,7 +97,11 @@ def main(argv: list[str] | None = None) -> int:
             lines = list(simulate_lines(variant, args.matches, "bench", hide=hide))
             path.write_text("".join(line if line.endswith("\n") else line + "\n" for line in lines), encoding="utf-8")
             files[label], events[label] = path, len(lines)
-        builds = {installed: None, "pure Python": pure} if installed != "pure Python" else {"pure Python": pure}
+        builds: dict[str, Path | None] = {installed: None}
+        if installed != "pure Python":
+            builds["pure Python"] = pure
+        if args.old is not None:
+            builds["old"] = args.old.resolve()
         best: dict[str, dict[str, float]] = {b: {} for b in builds}
         imports: dict[str, float] = {b: float("inf") for b in builds}
         script = shutil.which("dominolog", path=str(Path(sys.executable).parent)) or "dominolog"
@@ -103,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                     capture_output=True, text=True, env=child_env(pythonpath), check=True,
                 )  # fmt: skip
                 got = json.loads(done.stdout)
-                assert got.pop("build") == name, (got, name)
+                assert name == "old" or got.pop("build") == name, (got, name)
+                got.pop("build", None)
                 for label, path in files.items():
                     best[name][label] = min(best[name].get(label, float("inf")), got[str(path)])
                 db = tmp / f"import-{len(name)}.db"
@@ -115,19 +125,15 @@ def main(argv: list[str] | None = None) -> int:
                 )  # fmt: skip
                 imports[name] = min(imports[name], time.perf_counter() - t)
         names = list(builds)
-        header = ["corpus", "events", *(f"{n} ev/s" for n in names)]
-        if len(names) == 2:
-            header.append("compiled / pure")
+        header = ["corpus", "events", *(f"{n} ev/s" for n in names), *(f"{names[0]} / {n}" for n in names[1:])]
         print("\n| " + " | ".join(header) + " |\n|" + "---|" * len(header))
         for label, n in events.items():
             row = [label, f"{n:,}", *(f"{n / best[b][label]:,.0f}" for b in names)]
-            if len(names) == 2:
-                row.append(f"{best[names[1]][label] / best[names[0]][label]:.2f}x")
+            row += [f"{best[b][label] / best[names[0]][label]:.2f}x" for b in names[1:]]
             print("| " + " | ".join(row) + " |")
         total = sum(events.values())
         row = ["import, all corpora (wall, subprocess)", f"{total:,}", *(f"{total / imports[b]:,.0f}" for b in names)]
-        if len(names) == 2:
-            row.append(f"{imports[names[1]] / imports[names[0]]:.2f}x")
+        row += [f"{imports[b] / imports[names[0]]:.2f}x" for b in names[1:]]
         print("| " + " | ".join(row) + " |")
         hidden, opened = "double-draw hidden", "double-draw"
         for b in names:

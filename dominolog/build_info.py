@@ -16,7 +16,9 @@ from pathlib import Path
 #: the modules compiled by mypyc: the fold's hot path, where an event's time goes (bench/RESULTS.md), and the
 #: knowledge engine that judges hidden hands
 COMPILED: tuple[str, ...] = (
+    "dominolog.tiles",
     "dominolog.state",
+    "dominolog.events.kinds",
     "dominolog.events.checks",
     "dominolog.log.hashchain",
     "dominolog.log.reader",

@@ -1,10 +1,11 @@
-"""Pickling the frozen dataclasses of the compiled build.
+"""Pickling (and copying) the dataclasses of the compiled build.
 
 pickle restores an object with ``__slots__`` attribute by attribute, which a frozen dataclass
-compiled by mypyc refuses (``FrozenInstanceError``): the reports that ``verify --jobs``, ``import
---jobs`` and ``verify --dask`` send between processes carry such objects. Each of those classes
-pickles itself by its constructor instead: ``def __reduce__(self): return by_fields(self)``, the same
-in both builds.
+compiled by mypyc refuses (``FrozenInstanceError``), and a compiled class whose ``__init__`` is
+written out (the events, the reader's records) cannot be made empty first: the reports that
+``verify --jobs``, ``import --jobs`` and ``verify --dask`` send between processes carry such
+objects. Each of those classes pickles itself by its constructor instead: ``def __reduce__(self):
+return by_fields(self)``, the same in both builds.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominolog.frozen import by_fields
+from dominolog.layouts.grid import GridLayout
+from dominolog.layouts.line import LineLayout
 from dominolog.tiles import DOUBLE_SIX, Tile
 
 WinnerValue = str | list[str] | None
@@ -115,15 +117,26 @@ class Holding:
         return Holding(set(self.known), self.unknown)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Placement:
-    """A tile placed on the table, with the open ends as they were just before it."""
+    """A tile placed on the table, with the open ends as they were just before it. (Its ``__init__``
+    is written out: see :class:`dominolog.events.kinds.EventBase`.)"""
 
     seq: int
     player: str
     tile: Tile
     end: str
     ends_before: tuple[int, ...]
+
+    def __init__(self, seq: int, player: str, tile: Tile, end: str, ends_before: tuple[int, ...]) -> None:
+        self.seq = seq
+        self.player = player
+        self.tile = tile
+        self.end = end
+        self.ends_before = ends_before
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 #: A rule that hidden tiles kept from being checked, re-judged once the reveals are in:
@@ -187,7 +200,7 @@ class HandState:
     holdings: dict[str, Holding]
     boneyard: Holding
     unaccounted: set[Tile]
-    layout: Any  # LineLayout (line games) or GridLayout (spinner games)
+    layout: LineLayout | GridLayout  # the line games' line, or the spinner games' grid
     turn: str | None
     hidden: bool = False
     start_tile: Tile | None = None
@@ -212,6 +225,22 @@ class HandState:
     reveals: list[tuple[int, str, frozenset[Tile]]] = field(default_factory=list)
     #: what a variant keeps of its own (immutable values: copied shallowly with the hand)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def line(self) -> LineLayout:
+        """The layout as a line: for the rules of the line games, which know that they play one."""
+        layout = self.layout
+        if not isinstance(layout, LineLayout):
+            raise TypeError(f"a line game's rule reads a {type(layout).__name__}")
+        return layout
+
+    @property
+    def grid(self) -> GridLayout:
+        """The layout as a grid: for the rules of the spinner games."""
+        layout = self.layout
+        if not isinstance(layout, GridLayout):
+            raise TypeError(f"a spinner game's rule reads a {type(layout).__name__}")
+        return layout
 
     def clone(self) -> HandState:
         return HandState(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Final
 
 _TILE_RE: Final = re.compile(r"^([0-6])-([0-6])$")
@@ -30,18 +29,26 @@ class Tile:
     #: bit ``v`` is set for each value ``v`` on the tile (fast matching against open ends)
     mask: int
 
-    def __new__(cls, a: int, b: int) -> Tile:
-        return _tile(min(a, b), max(a, b))
+    def __new__(cls, a: int, b: int, _index: int = -1) -> Tile:
+        """``Tile(a, b)``: the one tile with values ``a`` and ``b`` (either order).
 
-    @classmethod
-    def _make(cls, lo: int, hi: int, index: int) -> Tile:
-        t = object.__new__(cls)
-        object.__setattr__(t, "lo", lo)
-        object.__setattr__(t, "hi", hi)
-        object.__setattr__(t, "pips", lo + hi)
-        object.__setattr__(t, "is_double", lo == hi)
-        object.__setattr__(t, "index", index)
-        object.__setattr__(t, "mask", (1 << lo) | (1 << hi))
+        ``_index`` is for this module only, which makes each of the 28 tiles once (below); a tile is
+        never made again after that. (Interning through ``__new__`` rather than a factory function:
+        mypyc, which compiles this module, allows it, and every ``Tile(a, b)`` in the code and the
+        tests stays as it is.)"""
+        if _index < 0:
+            lo, hi = (a, b) if a <= b else (b, a)
+            t = _BY_PAIR.get((lo, hi))
+            if t is None:
+                raise TileError(f"not a tile of the double-six set: {lo}-{hi}")
+            return t
+        t = super().__new__(cls)
+        object.__setattr__(t, "lo", a)
+        object.__setattr__(t, "hi", b)
+        object.__setattr__(t, "pips", a + b)
+        object.__setattr__(t, "is_double", a == b)
+        object.__setattr__(t, "index", _index)
+        object.__setattr__(t, "mask", (1 << a) | (1 << b))
         return t
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -49,6 +56,11 @@ class Tile:
 
     def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
         return (Tile, (self.lo, self.hi))
+
+    def __hash__(self) -> int:
+        # its place in the set (equality is identity: each tile exists once); written out because a
+        # compiled class with its own __setattr__ gets no hash from object
+        return self.index
 
     def __copy__(self) -> Tile:
         return self
@@ -89,7 +101,7 @@ _ALL: list[Tile] = []
 _BY_PAIR: dict[tuple[int, int], Tile] = {}
 for _lo in range(7):
     for _hi in range(_lo, 7):
-        _t = Tile._make(_lo, _hi, len(_ALL))
+        _t = Tile(_lo, _hi, len(_ALL))
         _ALL.append(_t)
         _BY_PAIR[(_lo, _hi)] = _t
 
@@ -97,14 +109,6 @@ _PARSED: dict[str, Tile] = {}
 for _t in _ALL:
     _PARSED[f"{_t.lo}-{_t.hi}"] = _t
     _PARSED[f"{_t.hi}-{_t.lo}"] = _t
-
-
-@cache
-def _tile(lo: int, hi: int) -> Tile:
-    try:
-        return _BY_PAIR[(lo, hi)]
-    except KeyError:
-        raise TileError(f"not a tile of the double-six set: {lo}-{hi}") from None
 
 
 #: The 28 tiles of the double-six set, in a fixed order (0-0, 0-1, ..., 6-6).

@@ -21,6 +21,7 @@ from mypy_extensions import mypyc_attr
 
 from dominolog.events import Event, check_event
 from dominolog.events.checks import fast_event
+from dominolog.frozen import by_fields
 from dominolog.textsafe import shown
 
 _NO_VALUE = object()
@@ -39,9 +40,10 @@ class PathError(Exception):
     """A path given by the user that does not exist or cannot be read."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Record:
-    """One non-blank line of a log, as read."""
+    """One non-blank line of a log, as read. (Its ``__init__`` is written out: see
+    :class:`dominolog.events.kinds.EventBase`.)"""
 
     line: int
     seq: int
@@ -63,6 +65,35 @@ class Record:
     #: duplicate-key check; the hash chain takes it as the canonical form of events other than
     #: ``match_start``, which hold no floats: see :func:`dominolog.log.hashchain.canonical_bytes`)
     canon: bytes | None = None
+
+    def __init__(
+        self,
+        line: int,
+        seq: int,
+        data: bytes,
+        value: Any = _NO_VALUE,
+        event: Event | None = None,
+        error: str | None = None,
+        raw_only: bool = False,
+        length: int = 0,
+        digest: bytes | None = None,
+        truncated: bool = False,
+        canon: bytes | None = None,
+    ) -> None:
+        self.line = line
+        self.seq = seq
+        self.data = data
+        self.value = value
+        self.event = event
+        self.error = error
+        self.raw_only = raw_only
+        self.length = length
+        self.digest = digest
+        self.truncated = truncated
+        self.canon = canon
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_fields(self)
 
     @property
     def raw(self) -> str:

@@ -13,6 +13,7 @@ from random import Random
 from typing import Any, ClassVar, Protocol
 
 from dominolog.events import BlockCall, Deal, Declare, Draw, Pass, Play
+from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.line import LineLayout
 from dominolog.state import HandResult, HandState, Holding, Judge, MatchState, PendingCheck, Placement, WinnerValue
 from dominolog.tiles import DOUBLE_SIX, Tile
@@ -104,7 +105,7 @@ class Variant:
         """Who must lead the next hand (None: anyone named in the deal)."""
         return None
 
-    def new_layout(self) -> Any:  # a LineLayout; a GridLayout in the spinner games (HandState.layout)
+    def new_layout(self) -> LineLayout | GridLayout:  # a GridLayout in the spinner games (HandState.layout)
         return LineLayout()
 
     def start_hand(self, match: MatchState, deal: Deal, ctx: Ctx) -> HandState:
@@ -390,7 +391,7 @@ class LineVariant(Variant):
 
     def resolve_end(self, hand: HandState, tile: Tile, ev: Play, ctx: Ctx) -> str | None:
         """The end the tile goes on ("" for the first tile), or None when it fits nowhere."""
-        layout = hand.layout
+        layout = hand.line
         end = ev.end
         if end == "left" and layout.left is not None and tile.mask & (1 << layout.left):
             return end  # the common case: a named end where the tile fits
@@ -445,7 +446,7 @@ class LineVariant(Variant):
             a, b = (int(ev.tile[0]), int(ev.tile[2]))
             hand.layout.place_first(a, b, tile)
         else:
-            hand.layout.place(tile, end)
+            hand.line.place(tile, end)
         placement = Placement(ctx.seq, player, tile, end, before)
         hand.placements.append(placement)
         hand.actions.append((ctx.seq, player, "play"))

@@ -85,7 +85,7 @@ class DoubleBergen(GridVariant):
         return tile.is_double
 
     def allowed_sides(self, hand: HandState) -> list[Side] | None:  # D4: the spinner's four sides first
-        layout: GridLayout = hand.layout
+        layout = hand.grid
         spinner = [s for s in layout.open_sides() if s.first]
         return spinner or None
 
@@ -123,7 +123,7 @@ class DoubleBergen(GridVariant):
         hand.turn = match.next_player(player)
         if placed is None:
             return
-        score = placement_score(hand.layout)  # D6
+        score = placement_score(hand.grid)  # D6
         hand.points[player] += score
         hand.extra["scores"] = (*hand.extra.get("scores", ()), (ctx.seq, player, score))
         if hand.holdings[player].count == 0:  # D7, D8: a domino, even if it reaches the target

@@ -88,7 +88,8 @@ class DoubleDraw(LineVariant):
 
     def _has_play_judge(self, hand: HandState, player: str) -> Any:
         """E3: a pair play, or with the boneyard empty and one tile in hand, that tile alone."""
-        left, right = hand.layout.left, hand.layout.right
+        line = hand.line
+        left, right = line.left, line.right
         if left is None or right is None:
             return judge_fit(())
         if hand.boneyard.count == 0 and hand.holdings[player].count == 1:
@@ -115,7 +116,7 @@ class DoubleDraw(LineVariant):
         assert ev.tiles is not None
         player = ev.player
         self.check_turn(match, hand, player, ctx)
-        layout = hand.layout
+        layout = hand.line
         a, b = Tile.parse(ev.tiles[0]), Tile.parse(ev.tiles[1])
         left, right = layout.left, layout.right
         problem = None
@@ -159,7 +160,8 @@ class DoubleDraw(LineVariant):
         if hand.boneyard.count == 0:
             ctx.violation("illegal", f"{player} draws from an empty boneyard; ignored")
             return
-        left, right = hand.layout.left, hand.layout.right
+        line = hand.line
+        left, right = line.left, line.right
         if left is not None and right is not None:
             self.check_hand(
                 hand, player, ctx, "renege", judge_pair(left, right), f"{player} draws while a pair play exists"
@@ -245,7 +247,8 @@ class DoubleDraw(LineVariant):
         return super().legal_placements(hand, player)
 
     def pair_plays(self, hand: HandState, player: str) -> list[tuple[Tile, Tile]]:
-        left, right = hand.layout.left, hand.layout.right
+        line = hand.line
+        left, right = line.left, line.right
         if left is None or right is None:
             return []
         known = sorted(hand.holdings[player].known)

@@ -59,7 +59,7 @@ class Ghost13(LineVariant):
 
     def locked(self, hand: HandState) -> bool | None:
         """Neither player can play: True, False, or None when hidden tiles keep it open."""
-        layout = hand.layout
+        layout = hand.line
         if layout.empty:
             return False
         if not hand.unaccounted:

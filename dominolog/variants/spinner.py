@@ -41,7 +41,7 @@ class GridVariant(Variant):
 
     # -- what can be played --------------------------------------------------
     def places(self, hand: HandState, tile: Tile) -> list[str]:
-        layout: GridLayout = hand.layout
+        layout = hand.grid
         if layout.empty:
             return [""] if self.first_tile_ok(tile) and tile not in layout.on_board else []
         return layout.placements(tile, self.allowed_sides(hand))
@@ -50,7 +50,7 @@ class GridVariant(Variant):
         """Every tile not on the table that could be played somewhere now (cached until the table changes):
         :meth:`places` for each tile, asked only of the tiles that show an open end's number, side by side
         (the room is searched for those alone, not for all 28 tiles)."""
-        layout: GridLayout = hand.layout
+        layout = hand.grid
         found = layout.cache.get("playable")
         if found is None:
             if layout.empty:
@@ -82,7 +82,7 @@ class GridVariant(Variant):
     # -- placing -------------------------------------------------------------
     def resolve_side(self, hand: HandState, tile: Tile, ev: Play, ctx: Ctx) -> Side | str | None:
         """The open end the tile goes on (``""`` for the first tile), or None when it cannot be placed."""
-        layout: GridLayout = hand.layout
+        layout = hand.grid
         if layout.empty:
             if not self.first_tile_ok(tile):
                 ctx.violation("illegal", f"{tile} cannot be the first tile of the hand; not placed")
@@ -135,7 +135,7 @@ class GridVariant(Variant):
         if side is None:
             return None
         self.take_tile(hand, player, tile, ctx)
-        layout: GridLayout = hand.layout
+        layout = hand.grid
         before = layout.open_values()
         if isinstance(side, str):
             layout.place_first(int(ev.tile[0]), int(ev.tile[2]), tile)

@@ -13,7 +13,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from dominolog.events import Deal, Declare, Draw, Pass, Play
-from dominolog.layouts.grid import GridLayout, Placed
+from dominolog.layouts.grid import Placed
 from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import Tile
 from dominolog.variants.base import Ctx, VariantError
@@ -106,7 +106,7 @@ class ThirtyNine(GridVariant):
 
     def score_play(self, hand: HandState, placed: Placed) -> tuple[int, bool]:
         """T7, T8: the play's points under the preferred suit in force, and whether it made a match."""
-        layout: GridLayout = hand.layout
+        layout = hand.grid
         tile = placed.tile
         mine = [s for s in layout.open_sides() if s.tile is tile]
         left_open = tile.lo if tile.is_double else (mine[0].value if mine else None)
