@@ -13,8 +13,8 @@ from __future__ import annotations
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-#: the modules compiled by mypyc: the fold's hot path, where an event's time goes (bench/RESULTS.md), and the
-#: knowledge engine that judges hidden hands
+#: the modules compiled by mypyc: the fold's hot path, where an event's time goes (bench/RESULTS.md), the
+#: knowledge engine that judges hidden hands, and the rows an import builds (one per event)
 COMPILED: tuple[str, ...] = (
     "dominolog.tiles",
     "dominolog.state",
@@ -40,6 +40,7 @@ COMPILED: tuple[str, ...] = (
     "dominolog.reducer.hands",
     "dominolog.reducer.history",
     "dominolog.reducer.report",
+    "dominolog.store.rows",
     "dominolog.variants.base",
     "dominolog.variants.brettspielnetz",
     "dominolog.variants.double_bergen",

@@ -42,28 +42,36 @@ def _written_out() -> dict[str, ast.ClassDef]:
     return found
 
 
-def _default(value: ast.expr | None) -> str | None:
-    """A field's default as source (``field(default=X)`` gives ``X``), None when it has none."""
-    if value is None:
-        return None
+#: what a written-out ``__init__`` puts in place of ``None`` for a field made by ``default_factory``
+_MADE = {"list": "[]", "dict": "{}", "set": "set()"}
+
+
+def _expected(target: str, annotation: str, value: ast.expr | None) -> tuple[tuple[str, str, str | None], str]:
+    """A field as its ``__init__`` must take it (name, annotation, default as source) and what it must
+    set it to: ``field(default=X)`` is a default of ``X``; ``field(default_factory=list)`` is a default
+    of ``None`` and ``[] if name is None else name``."""
     if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "field":
         for k in value.keywords:
             if k.arg == "default":
-                return ast.unparse(k.value)
-        return None
-    return ast.unparse(value)
+                return (target, annotation, ast.unparse(k.value)), target
+            if k.arg == "default_factory":
+                made = _MADE[ast.unparse(k.value)]
+                return (target, f"{annotation} | None", "None"), f"{made} if {target} is None else {target}"
+        return (target, annotation, None), target
+    return (target, annotation, None if value is None else ast.unparse(value)), target
 
 
 def test_each_written_out_init_takes_its_fields_in_order_with_their_defaults() -> None:
     classes = _written_out()
     names = {key.split(":")[1] for key in classes}
-    assert names >= {*(c.__name__ for c in EVENT_CLASSES.values()), "Record", "Placement"}, names
+    assert names >= {*(c.__name__ for c in EVENT_CLASSES.values()), "Record", "Placement", "Prepared"}, names
     for key, node in classes.items():
-        fields = [
-            (s.target.id, ast.unparse(s.annotation), _default(s.value))
+        expected = [
+            _expected(s.target.id, ast.unparse(s.annotation), s.value)
             for s in node.body
             if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
         ]
+        fields = [param for param, _ in expected]
         inits = [s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"]
         assert len(inits) == 1, f"{key}: init=False and no __init__ of its own"
         args = inits[0].args
@@ -79,7 +87,7 @@ def test_each_written_out_init_takes_its_fields_in_order_with_their_defaults() -
             for s in inits[0].body
             if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Attribute)
         ]
-        assert sets == [(name, name) for name, _, _ in fields], f"{key}: __init__ sets {sets}"
+        assert sets == [(param[0], value) for param, value in expected], f"{key}: __init__ sets {sets}"
 
 
 def test_each_event_class_names_its_type_and_survives_copy_and_pickle() -> None:

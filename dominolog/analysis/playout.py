@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from dominolog.events import BlockCall, Declare, Draw, Pass, Play
 from dominolog.layouts.grid import Side
 from dominolog.reducer.context import QuietCtx
 from dominolog.state import HandState, MatchState
@@ -104,40 +105,27 @@ def options(world: World, variant: Variant, player: str, kind: str) -> list[tupl
     return [(name_of(a), a) for a in acts]
 
 
-class _Event:
-    """An event as the variants' hooks read it (attributes only): a pydantic model costs more to
-    build than the hook costs to run, and the actions come from ``legal_actions``, so they are valid."""
-
-    __slots__ = ("end", "player", "seq", "suit", "tile", "tiles", "type")
-
-    def __init__(self, action: Action, tile: str | None = None) -> None:
-        self.type = action["type"]
-        self.player = action["player"]
-        self.tile = action.get("tile", tile)
-        self.end = action.get("end")
-        self.tiles = action.get("tiles")
-        self.suit = action.get("suit")
-        self.seq = None
-
-
 def apply(world: World, variant: Variant, action: Action, seq: int) -> None:
     """Apply one action to the world's hand, through the variant's hooks (a draw takes the first
     tile of the world's order still in the boneyard)."""
     match, hand = world.match, world.hand
     ctx = QuietCtx(seq)
     kind = action["type"]
+    # the events as the hooks take them (built directly: the actions come from legal_actions, so they
+    # are valid, and a pydantic model costs more to build than the hook costs to run)
+    player = action["player"]
     if kind == "play":
-        variant.on_play(match, hand, _Event(action), ctx)
+        variant.on_play(match, hand, Play(player, action.get("tile"), action.get("end"), action.get("tiles")), ctx)
     elif kind == "draw":
         bone = hand.boneyard.known
         tile = next((t for t in world.order if t in bone), None)
-        variant.on_draw(match, hand, _Event(action, str(tile) if tile is not None else None), ctx)
+        variant.on_draw(match, hand, Draw(player, action.get("tile", str(tile) if tile is not None else None)), ctx)
     elif kind == "pass":
-        variant.on_pass(match, hand, _Event(action), ctx)
+        variant.on_pass(match, hand, Pass(player), ctx)
     elif kind == "declare":
-        variant.on_declare(match, hand, _Event(action), ctx)
+        variant.on_declare(match, hand, Declare(player, action["suit"]), ctx)
     elif kind == "block_call":
-        variant.on_block_call(match, hand, _Event(action), ctx)
+        variant.on_block_call(match, hand, BlockCall(player), ctx)
     else:  # pragma: no cover - legal_actions gives no other kind
         raise ValueError(f"unknown action {kind}")
 

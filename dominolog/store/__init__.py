@@ -14,8 +14,9 @@ from dominolog.store.errors import (
     StoreError,
 )
 from dominolog.store.opening import APPLICATION_ID, open_store
+from dominolog.store.rows import Prepared, match_id_of, prepare_import
 from dominolog.store.sqlite import SqliteStore
-from dominolog.store.store import ImportResult, Prepared, Store, match_id_of, prepare_import
+from dominolog.store.store import ImportResult, Store
 from dominolog.store.target import is_url, redacted
 
 __all__ = [
