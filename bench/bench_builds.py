@@ -68,6 +68,33 @@ print(json.dumps(out))
 """
 
 
+FLOOR = """
+import hashlib, json, re, sys, time
+import orjson
+TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})")
+HEX = re.compile("[0-9a-f]{64}")
+out = {}
+for path in sys.argv[2:]:
+    lines = [line for line in open(path, "rb").read().split(b"\\n") if line.strip()]
+    best = float("inf")
+    for _ in range(int(sys.argv[1])):
+        t = time.process_time()
+        prev = ""
+        for data in lines:
+            value = orjson.loads(data)
+            body = value.copy()
+            h = body.pop("hash", None)
+            canon = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+            data.count(b":") == canon.count(b":")
+            TIME.fullmatch(value.get("at") or "")
+            HEX.fullmatch(h or "")
+            prev = hashlib.sha256(prev.encode("ascii") + canon).hexdigest()
+        best = min(best, time.process_time() - t)
+    out[path] = best
+print(json.dumps(out))
+"""
+
+
 def child_env(pythonpath: Path | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DOMINOLOG_")}
     if pythonpath is not None:
@@ -135,6 +162,19 @@ def main(argv: list[str] | None = None) -> int:
         row = ["import, all corpora (wall, subprocess)", f"{total:,}", *(f"{total / imports[b]:,.0f}" for b in names)]
         row += [f"{imports[b] / imports[names[0]]:.2f}x" for b in names[1:]]
         print("| " + " | ".join(row) + " |")
+        floor = json.loads(
+            subprocess.run(
+                [sys.executable, "-c", FLOOR, str(args.repeat), *map(str, files.values())],
+                capture_output=True, text=True, check=True,
+            ).stdout
+        )  # fmt: skip
+        print("\nthe floor: what every line costs in library calls alone (orjson read, the sorted canonical form,")
+        print("the duplicate-key count, the `at` and `hash` patterns, sha256 of the chain), no rules, no objects:")
+        for label, path in files.items():
+            per = floor[str(path)] / events[label] * 1e6
+            spent = best[names[0]][label] / events[label] * 1e6
+            print(f"  {label:20s} floor {per:5.2f} us an event = {events[label] / floor[str(path)]:>9,.0f} events/s; "
+                  f"{names[0]} verify {spent:5.2f} us ({per / spent:.0%} of it)")  # fmt: skip
         hidden, opened = "double-draw hidden", "double-draw"
         for b in names:
             ratio = best[b][hidden] / events[hidden] / (best[b][opened] / events[opened])
