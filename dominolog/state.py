@@ -15,7 +15,7 @@ from dominolog.tiles import DOUBLE_SIX, Tile
 WinnerValue = str | list[str] | None
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(init=False, slots=True, frozen=True)
 class Likelihood:
     """How likely a possible violation is: the ``share`` (0 to 1) of the worlds the log allows in
     which the rule is broken (:mod:`dominolog.knowledge.likelihood` says which worlds, and how).
@@ -28,6 +28,18 @@ class Likelihood:
     exact: bool
     margin: float | None = None
     samples: int | None = None
+
+    def __init__(
+        self,
+        share: float,
+        exact: bool,
+        margin: float | None = None,
+        samples: int | None = None,
+    ) -> None:
+        object.__setattr__(self, "share", share)
+        object.__setattr__(self, "exact", exact)
+        object.__setattr__(self, "margin", margin)
+        object.__setattr__(self, "samples", samples)
 
     def as_dict(self) -> dict[str, Any]:
         """``{"share", "exact"}``, and ``"margin"`` and ``"samples"`` for an estimate (shares rounded
@@ -81,7 +93,7 @@ def hidden_line(hidden: int, least: float) -> str:
     )
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(init=False, slots=True, frozen=True)
 class Issue:
     """A violation (or an unverified rule) at one event of a match; a possible violation may carry
     its :class:`Likelihood`."""
@@ -91,6 +103,20 @@ class Issue:
     code: str
     message: str
     likelihood: Likelihood | None = None
+
+    def __init__(
+        self,
+        seq: int,
+        line: int,
+        code: str,
+        message: str,
+        likelihood: Likelihood | None = None,
+    ) -> None:
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "likelihood", likelihood)
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"seq": self.seq, "line": self.line, "code": self.code, "message": self.message}
@@ -102,12 +128,23 @@ class Issue:
         return by_fields(self)
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)
 class Holding:
     """Tiles somewhere hidden from view (a hand, the boneyard): the known ones, and how many unknown."""
 
     known: set[Tile] = field(default_factory=set)
     unknown: int = 0
+
+    def __init__(
+        self,
+        known: set[Tile] | None = None,
+        unknown: int = 0,
+    ) -> None:
+        self.known = set() if known is None else known
+        self.unknown = unknown
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
     @property
     def count(self) -> int:
@@ -145,7 +182,7 @@ class Placement:
 Judge = Callable[[frozenset[Tile], frozenset[Tile], int], tuple[bool | None, str]]
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(init=False, slots=True, frozen=True)
 class PendingCheck:
     """An unverified rule about ``player``'s hand just before the event at ``seq``.
 
@@ -162,6 +199,24 @@ class PendingCheck:
     judge: Judge
     message: str
 
+    def __init__(
+        self,
+        seq: int,
+        player: str,
+        count: int,
+        known: frozenset[Tile],
+        possible: frozenset[Tile],
+        judge: Judge,
+        message: str,
+    ) -> None:
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "known", known)
+        object.__setattr__(self, "possible", possible)
+        object.__setattr__(self, "judge", judge)
+        object.__setattr__(self, "message", message)
+
     @property
     def action(self) -> str:
         """What the player did, without the rule (``"Ben draws"`` of ``"Ben draws while holding ..."``)."""
@@ -171,7 +226,7 @@ class PendingCheck:
         return by_fields(self)
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)
 class HandResult:
     number: int
     end: str
@@ -183,13 +238,36 @@ class HandResult:
     leader: str | None = None
     dealer: str | None = None
 
+    def __init__(
+        self,
+        number: int,
+        end: str,
+        winner: WinnerValue,
+        points: dict[str, int],
+        detail: dict[str, Any] | None = None,
+        verified: bool = True,
+        leader: str | None = None,
+        dealer: str | None = None,
+    ) -> None:
+        self.number = number
+        self.end = end
+        self.winner = winner
+        self.points = points
+        self.detail = {} if detail is None else detail
+        self.verified = verified
+        self.leader = leader
+        self.dealer = dealer
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # rebuilt by __init__ (frozen.py)
+        return by_fields(self)
+
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"number": self.number, "end": self.end, "winner": self.winner, "points": dict(self.points)}
         d.update(self.detail)
         return d
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)
 class HandState:
     """One hand in progress (or just over)."""
 
@@ -225,6 +303,63 @@ class HandState:
     reveals: list[tuple[int, str, frozenset[Tile]]] = field(default_factory=list)
     #: what a variant keeps of its own (immutable values: copied shallowly with the hand)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        number: int,
+        leader: str,
+        dealer: str | None,
+        deal_seq: int,
+        holdings: dict[str, Holding],
+        boneyard: Holding,
+        unaccounted: set[Tile],
+        layout: LineLayout | GridLayout,
+        turn: str | None,
+        hidden: bool = False,
+        start_tile: Tile | None = None,
+        over: str | None = None,
+        over_seq: int | None = None,
+        placements: list[Placement] | None = None,
+        actions: list[tuple[int, str, str]] | None = None,
+        consecutive_passes: int = 0,
+        confirm_passes: int = 0,
+        played_by: dict[str, list[Tile]] | None = None,
+        revealed: set[str] | None = None,
+        points: dict[str, int] | None = None,
+        draws: list[tuple[int, str, Tile | None]] | None = None,
+        turn_draws: int = 0,
+        tried: list[tuple[int, str, Tile]] | None = None,
+        reveals: list[tuple[int, str, frozenset[Tile]]] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.number = number
+        self.leader = leader
+        self.dealer = dealer
+        self.deal_seq = deal_seq
+        self.holdings = holdings
+        self.boneyard = boneyard
+        self.unaccounted = unaccounted
+        self.layout = layout
+        self.turn = turn
+        self.hidden = hidden
+        self.start_tile = start_tile
+        self.over = over
+        self.over_seq = over_seq
+        self.placements = [] if placements is None else placements
+        self.actions = [] if actions is None else actions
+        self.consecutive_passes = consecutive_passes
+        self.confirm_passes = confirm_passes
+        self.played_by = {} if played_by is None else played_by
+        self.revealed = set() if revealed is None else revealed
+        self.points = {} if points is None else points
+        self.draws = [] if draws is None else draws
+        self.turn_draws = turn_draws
+        self.tried = [] if tried is None else tried
+        self.reveals = [] if reveals is None else reveals
+        self.extra = {} if extra is None else extra
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
     @property
     def line(self) -> LineLayout:

@@ -61,10 +61,27 @@ def _expected(target: str, annotation: str, value: ast.expr | None) -> tuple[tup
     return (target, annotation, None if value is None else ast.unparse(value)), target
 
 
+def _set(statement: ast.stmt) -> tuple[str, str] | None:
+    """What a line of an ``__init__`` sets: ``self.x = v`` or, in a frozen class,
+    ``object.__setattr__(self, "x", v)``, as (x, v's source)."""
+    if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Attribute):
+        return statement.targets[0].attr, ast.unparse(statement.value)
+    if (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Call)
+        and ast.unparse(statement.value.func) == "object.__setattr__"
+    ):
+        _, name, value = statement.value.args
+        assert isinstance(name, ast.Constant)
+        return name.value, ast.unparse(value)
+    return None
+
+
 def test_each_written_out_init_takes_its_fields_in_order_with_their_defaults() -> None:
     classes = _written_out()
     names = {key.split(":")[1] for key in classes}
     assert names >= {*(c.__name__ for c in EVENT_CLASSES.values()), "Record", "Placement", "Prepared"}, names
+    assert names >= {"HandState", "Holding", "Issue", "PendingCheck", "Side", "Placed", "LineLayout", "GridLayout"}
     for key, node in classes.items():
         expected = [
             _expected(s.target.id, ast.unparse(s.annotation), s.value)
@@ -82,11 +99,7 @@ def test_each_written_out_init_takes_its_fields_in_order_with_their_defaults() -
             for p, d in zip(params, defaults, strict=True)
         ]
         assert got == fields, f"{key}: __init__ {got} is not its fields {fields}"
-        sets = [
-            (s.targets[0].attr, ast.unparse(s.value))
-            for s in inits[0].body
-            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Attribute)
-        ]
+        sets = [_set(s) for s in inits[0].body]
         assert sets == [(param[0], value) for param, value in expected], f"{key}: __init__ sets {sets}"
 
 

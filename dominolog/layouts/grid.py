@@ -39,7 +39,7 @@ PERPENDICULAR = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (x0 < x1, y0 < y1)
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(init=False, slots=True, frozen=True)
 class Side:
     """An open end: ``value`` shows towards ``dir`` at ``anchor`` (the middle of the edge a new tile joins)."""
 
@@ -52,6 +52,22 @@ class Side:
     #: a side of the first tile (the set in 39, the spinner in Double Bergen)
     first: bool
 
+    def __init__(
+        self,
+        tile: Tile,
+        dir: str,
+        value: int,
+        anchor: tuple[int, int],
+        double: bool,
+        first: bool,
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "dir", dir)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "anchor", anchor)
+        object.__setattr__(self, "double", double)
+        object.__setattr__(self, "first", first)
+
     @property
     def name(self) -> str:
         return f"{self.tile}:{self.dir}"
@@ -60,7 +76,7 @@ class Side:
         return by_fields(self)
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(init=False, slots=True, frozen=True)
 class Placed:
     """A tile on the table: where it lies, and which tile and side it was played against."""
 
@@ -76,6 +92,26 @@ class Placed:
     #: which arm of the first tile the tile is on (its direction from the first tile)
     arm: str | None
 
+    def __init__(
+        self,
+        tile: Tile,
+        rect: Rect,
+        halves: tuple[int, int],
+        horizontal: bool,
+        kind: str,
+        parent: Tile | None,
+        dir: str | None,
+        arm: str | None,
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "rect", rect)
+        object.__setattr__(self, "halves", halves)
+        object.__setattr__(self, "horizontal", horizontal)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "parent", parent)
+        object.__setattr__(self, "dir", dir)
+        object.__setattr__(self, "arm", arm)
+
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
         return by_fields(self)
 
@@ -84,7 +120,7 @@ def overlap(a: Rect, b: Rect) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)
 class GridLayout:
     """A 2-D layout. ``spinning_doubles``: every later doublet has three free sides (39), else one."""
 
@@ -95,6 +131,25 @@ class GridLayout:
     on_board: set[Tile] = field(default_factory=set)
     #: answers that depend only on the tiles on the table (e.g. which tiles can be played); emptied on a change
     cache: dict[object, object] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        spinning_doubles: bool = True,
+        placed: dict[Tile, Placed] | None = None,
+        order: list[Tile] | None = None,
+        sides: dict[tuple[Tile, str], Side] | None = None,
+        on_board: set[Tile] | None = None,
+        cache: dict[object, object] | None = None,
+    ) -> None:
+        self.spinning_doubles = spinning_doubles
+        self.placed = {} if placed is None else placed
+        self.order = [] if order is None else order
+        self.sides = {} if sides is None else sides
+        self.on_board = set() if on_board is None else on_board
+        self.cache = {} if cache is None else cache
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
     def clone(self) -> GridLayout:
         return GridLayout(

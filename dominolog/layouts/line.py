@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from dominolog.frozen import by_fields
 from dominolog.tiles import Tile
 
 ENDS = ("left", "right")
 
 
-@dataclass(slots=True)
+@dataclass(init=False, slots=True)
 class LineLayout:
     """A line of tiles. ``chain`` holds the tiles left to right as oriented pairs ``(a, b)``."""
 
@@ -17,6 +19,21 @@ class LineLayout:
     left: int | None = None
     right: int | None = None
     on_board: set[Tile] = field(default_factory=set)
+
+    def __init__(
+        self,
+        chain: list[tuple[int, int]] | None = None,
+        left: int | None = None,
+        right: int | None = None,
+        on_board: set[Tile] | None = None,
+    ) -> None:
+        self.chain = [] if chain is None else chain
+        self.left = left
+        self.right = right
+        self.on_board = set() if on_board is None else on_board
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
     def clone(self) -> LineLayout:
         return LineLayout(list(self.chain), self.left, self.right, set(self.on_board))

@@ -42,7 +42,7 @@ _NAME_FIELDS = {
 _LOUD = os.environ.get("DOMINOLOG_DEBUG", "").strip() not in ("", "0")
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(init=False, slots=True, frozen=True)
 class Mark:
     """What one event can change in a reducer, saved so that it can be taken back. Costs a copy
     of the open hand and of its findings (never of the match): earlier hands' findings are final."""
@@ -61,6 +61,36 @@ class Mark:
     match: tuple[Any, ...] | None
     history: HandHistory
     snapshot: tuple[Any, ...]
+
+    def __init__(
+        self,
+        events: int,
+        chain: tuple[bool | None, str | None, str],
+        format_issues: int,
+        marks: tuple[int, int],
+        violations: list[Issue],
+        unverified: list[Issue],
+        pending: list[Any],
+        flags: tuple[bool, bool, bool],
+        state: MatchState | None,
+        variant: Variant | None,
+        match: tuple[Any, ...] | None,
+        history: HandHistory,
+        snapshot: tuple[Any, ...],
+    ) -> None:
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "chain", chain)
+        object.__setattr__(self, "format_issues", format_issues)
+        object.__setattr__(self, "marks", marks)
+        object.__setattr__(self, "violations", violations)
+        object.__setattr__(self, "unverified", unverified)
+        object.__setattr__(self, "pending", pending)
+        object.__setattr__(self, "flags", flags)
+        object.__setattr__(self, "state", state)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "match", match)
+        object.__setattr__(self, "history", history)
+        object.__setattr__(self, "snapshot", snapshot)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
         return by_fields(self)

@@ -21,7 +21,7 @@ from dominolog.state import HandState
 SAVE_EVERY = 16
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(init=False, slots=True, frozen=True)
 class Saved:
     """The hand before a standing event, and how many findings there were then. Never changed:
     going back to it copies the hand."""
@@ -30,6 +30,18 @@ class Saved:
     violations: int
     unverified: int
     pending: int
+
+    def __init__(
+        self,
+        hand: HandState,
+        violations: int,
+        unverified: int,
+        pending: int,
+    ) -> None:
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "violations", violations)
+        object.__setattr__(self, "unverified", unverified)
+        object.__setattr__(self, "pending", pending)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
         return by_fields(self)
