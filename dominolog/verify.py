@@ -15,7 +15,8 @@ from typing import Any
 import orjson
 
 from dominolog.jsontext import c1_escaped
-from dominolog.log.reader import MatchLog, PathError, Record, expand_paths
+from dominolog.log.parts import Part, parts_of, read_part
+from dominolog.log.reader import MatchLog, PathError, Record, expand_paths, iter_matches
 from dominolog.recording.notation import iter_matches_any
 from dominolog.reducer import MatchReport, verify_match
 from dominolog.textsafe import shown
@@ -68,15 +69,16 @@ def match_report(log: MatchLog, expect: str | None = None) -> tuple[MatchReport,
 
 
 def file_reports(
-    path: Path | str, expect: str | None = None, name: str | None = None
+    path: Path | str, expect: str | None = None, name: str | None = None, part: Part | None = None
 ) -> list[tuple[MatchReport, dict[str, Any] | None]]:
     """Every match of one file checked, in the file's order (what a process of ``verify --jobs`` and a
-    Dask worker of ``verify --dask`` run: one call a file). ``name``: what the reports (``source``) and a
-    PathError call the file when ``path`` only says where to read it (a worker is given the absolute
-    path; the reports name the file as the command line did). The reports pickle."""
+    Dask worker of ``verify --dask`` run: one call a file, or a part of one: ``part``, from
+    :func:`file_parts`). ``name``: what the reports (``source``) and a PathError call the file when
+    ``path`` only says where to read it (a worker is given the absolute path; the reports name the file
+    as the command line did). The reports pickle."""
     out = []
     try:
-        for log in iter_matches_any(path):
+        for log in iter_matches_any(path) if part is None else part_matches(Path(path), part):
             if name is not None:
                 log.source = name
             out.append(match_report(log, expect))
@@ -86,6 +88,35 @@ def file_reports(
             raise
         raise PathError(name + text[len(str(path)) :]) from None
     return out
+
+
+def file_parts(files: list[Path], jobs: int) -> list[tuple[Path, Part | None]]:
+    """The files to check in ``jobs`` processes, a big JSON Lines file cut into parts of whole matches
+    (:mod:`dominolog.log.parts`), so that one big file keeps every process busy; ``None``: the whole file."""
+    total = sum(f.stat().st_size for f in files if f.is_file())
+    out: list[tuple[Path, Part | None]] = []
+    for f in files:
+        if not f.is_file() or f.suffix == ".dn" or jobs <= 1:
+            out.append((f, None))
+            continue
+        try:
+            parts = parts_of(f, max(1, 4 * jobs * f.stat().st_size // max(total, 1)))
+        except (OSError, ValueError):  # unreadable: checked whole, where the reader says why
+            parts = []
+        if len(parts) > 1:
+            out.extend((f, p) for p in parts)
+        else:
+            out.append((f, None))
+    return out
+
+
+def part_matches(path: Path, part: Part) -> Iterator[MatchLog]:
+    """The matches of one part of a JSON Lines file, their lines numbered as in the whole file."""
+    try:
+        data = read_part(path, part)
+    except OSError as exc:
+        raise PathError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return iter_matches(path, data, part[2])
 
 
 def above(r: MatchReport, least: float) -> tuple[MatchReport, int]:

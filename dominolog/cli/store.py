@@ -19,6 +19,7 @@ from dominolog.jsontext import dumps
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
+    from dominolog.log.parts import Part
     from dominolog.log.reader import MatchLog
     from dominolog.store import ImportResult, Prepared
 
@@ -39,8 +40,9 @@ def import_(
             "--jobs",
             "-j",
             min=1,
-            help="Read and check this many files at once (processes); one process writes the store, in the "
-            "files' order: the same matches stored, the same messages.",
+            help="Read and check in this many processes (files at once, and a big file in parts of whole "
+            "matches); one process writes the store, in the files' order: the same matches stored, the same "
+            "messages.",
         ),
     ] = 1,
 ) -> None:
@@ -133,22 +135,28 @@ def _matches_of(path: Path) -> Iterator[MatchLog]:
     return iter_matches_dn(path) if is_dn(path) else iter_matches(path)
 
 
-def _prepared_file(path: Path) -> tuple[list[Prepared], list[ImportResult]]:
-    """Every match of one file folded for storing (what a worker process of ``import --jobs`` runs)."""
+def _prepared_part(path: Path, part: Part | None) -> tuple[list[Prepared], list[ImportResult]]:
+    """Every match of one file, or of a part of it, folded for storing (what a worker process of
+    ``import --jobs`` runs)."""
     from dominolog.store import prepare_import
-    from dominolog.verify import batch_gc
+    from dominolog.verify import batch_gc, part_matches
 
     failed: list[ImportResult] = []
+    logs = _matches_of(path) if part is None else part_matches(path, part)
     with batch_gc():
-        return [prepare_import(log) for log in _storable(_matches_of(path), failed)], failed
+        return [prepare_import(log) for log in _storable(logs, failed)], failed
 
 
 def _read_files(
     files: list[Path], jobs: int, advance: Callable[[int, int], object]
 ) -> Iterator[tuple[Iterable[MatchLog | Prepared], list[ImportResult]]]:
-    """Each file with its matches to store (as read, or with ``jobs`` > 1 folded in other processes, a
-    few files ahead) and the failed results of its notation errors (complete once its matches are used)."""
-    if jobs <= 1 or len(files) <= 1:
+    """Each file (or part of a big file) with its matches to store (as read, or with ``jobs`` > 1 folded
+    in other processes, a few parts ahead) and the failed results of its notation errors (complete once
+    its matches are used)."""
+    from dominolog.verify import file_parts
+
+    tasks = file_parts(files, jobs)
+    if jobs <= 1 or len(tasks) <= 1:
         for f in files:
             failed: list[ImportResult] = []
             yield _advancing(_storable(_matches_of(f), failed), advance), failed
@@ -156,16 +164,17 @@ def _read_files(
     from concurrent.futures import Future, ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        ahead: deque[tuple[Path, Future[tuple[list[Prepared], list[ImportResult]]]]] = deque()
-        queue = iter(files)
-        for f in itertools.islice(queue, 2 * jobs):
-            ahead.append((f, pool.submit(_prepared_file, f)))
+        ahead: deque[tuple[Path, Part | None, Future[tuple[list[Prepared], list[ImportResult]]]]] = deque()
+        queue = iter(tasks)
+        for f, part in itertools.islice(queue, 2 * jobs):
+            ahead.append((f, part, pool.submit(_prepared_part, f, part)))
         while ahead:
-            f, future = ahead.popleft()
+            f, part, future = ahead.popleft()
             prepared, failed = future.result()
-            for nxt in itertools.islice(queue, 1):
-                ahead.append((nxt, pool.submit(_prepared_file, nxt)))
-            advance(f.stat().st_size if f.is_file() else 0, sum(len(p.rows) for p in prepared))
+            for nxt, nxt_part in itertools.islice(queue, 1):
+                ahead.append((nxt, nxt_part, pool.submit(_prepared_part, nxt, nxt_part)))
+            size = part[1] - part[0] if part is not None else f.stat().st_size if f.is_file() else 0
+            advance(size, sum(len(p.rows) for p in prepared))
             yield prepared, failed
 
 

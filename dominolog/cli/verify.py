@@ -59,7 +59,8 @@ def verify(
             "--jobs",
             "-j",
             min=1,
-            help="Check this many files at once (processes); the output is the same, in the same order.",
+            help="Check in this many processes (files at once, and a big file in parts of whole matches); the "
+            "output is the same, in the same order.",
         ),
     ] = 1,
     dask: Annotated[
@@ -167,11 +168,11 @@ def _reports(
 ) -> Iterator[tuple[MatchReport, dict[str, Any] | None]]:
     """The report of every match asked for, as each is checked (a progress bar on a terminal), with the
     fingerprint check of ``--expect-head``; no bar with ``bar`` False (``--quiet``). ``jobs`` > 1: the
-    files are checked in that many processes, and the reports come in the files' order all the same;
-    ``dask``: on that Dask cluster (``--dask``), likewise."""
+    files (a big one in parts of whole matches) are checked in that many processes, and the reports
+    come in the files' order all the same; ``dask``: on that Dask cluster (``--dask``), likewise."""
     from dominolog.log.reader import PathError, expand_paths
     from dominolog.recording.notation import iter_matches_any
-    from dominolog.verify import expect_check, file_reports, match_report
+    from dominolog.verify import expect_check, file_parts, file_reports, match_report
 
     if db is not None:
         from dominolog.store import verify_stored
@@ -192,11 +193,16 @@ def _reports(
             if dask is not None:
                 yield from _dask_reports(dask, files, sizes, expect, progress)
                 return
-            if jobs > 1 and len(files) > 1:
+            tasks = file_parts(files, jobs)
+            if jobs > 1 and len(tasks) > 1:
                 from concurrent.futures import ProcessPoolExecutor
 
+                n = len(tasks)
                 with ProcessPoolExecutor(max_workers=jobs) as pool:
-                    for size, done in zip(sizes, pool.map(file_reports, files, [expect] * len(files)), strict=True):
+                    paths_, parts = [f for f, _ in tasks], [p for _, p in tasks]
+                    done_all = pool.map(file_reports, paths_, [expect] * n, [None] * n, parts)
+                    for (f, part), done in zip(tasks, done_all, strict=True):
+                        size = (part[1] - part[0]) if part is not None else f.stat().st_size if f.is_file() else 0
                         progress.advance(size, sum(r.events for r, _ in done))
                         yield from done
                 return

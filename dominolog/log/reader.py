@@ -282,8 +282,9 @@ def binary_lines(fh: Any) -> Iterator[tuple[bytes, int, bytes | None]]:
         yield head, length - line.endswith(b"\n"), digest.digest()
 
 
-def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchLog]:
-    """Yield the matches of one file, streaming it line by line."""
+def iter_matches(path: Path | str, data: bytes | None = None, first_line: int = 1) -> Iterator[MatchLog]:
+    """Yield the matches of one file, streaming it line by line (or of ``data``, read from it). ``data``
+    may be a part of the file that begins at line ``first_line`` (:mod:`dominolog.log.parts`)."""
     source = str(path)
     current: MatchLog | None = None
     seq = 0
@@ -298,7 +299,7 @@ def iter_matches(path: Path | str, data: bytes | None = None) -> Iterator[MatchL
         # Lines end at "\n" only (a stray "\r" stays in its line), from a file or from bytes alike.
         lines = binary_lines(fh if fh is not None else io.BytesIO(data or b""))
         skipped: Record | None = None  # the record that stands for the lines past MAX_MATCH_EVENTS
-        for lineno, (line, length, digest) in enumerate(lines, 1):
+        for lineno, (line, length, digest) in enumerate(lines, first_line):
             if digest is not None:  # too long to read: a malformed line, whatever it holds
                 if skipped is None:
                     rec = long_line(line, length, digest, lineno, seq + 1)
