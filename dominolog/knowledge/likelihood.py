@@ -162,7 +162,7 @@ def count(worlds: Worlds, budget: int = BUDGET, meter: list[int] | None = None) 
     if order:
         states = _merge(states, order, 0, member, within)  # groups no class tells apart, from the start
     steps = 0
-    comb, add = math.comb, tr.add
+    comb = math.comb
     for k, (m, groups, inside, role) in enumerate(order):
         # the class's m tiles shared out over its groups, every way the capacities allow: the
         # groups in turn, each taking between what later classes cannot fill and what is left
@@ -193,7 +193,7 @@ def count(worlds: Worlds, budget: int = BUDGET, meter: list[int] | None = None) 
                     if counts and take:
                         found = moved.get((state, take), _UNSEEN)
                         if found is _UNSEEN:
-                            new_state = moved[(state, take)] = add(state, role, take)
+                            new_state = moved[(state, take)] = tr.add(state, role, take)
                         else:
                             new_state = found
                     ways = n * comb(rest, take) if take else n

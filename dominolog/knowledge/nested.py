@@ -122,13 +122,12 @@ def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
     chain.counts[(alive, kinds)] = (counted, can, first)
     states = counted[late]
     broken = total = 0
-    add = tracker.add
     for used, n in states.items():
         state = tracker.start
         for r, role in enumerate(names):
             kept = held[r] - ((used >> (r * BITS)) & MASK)
             if kept > 0:
-                state = add(state, role, kept)
+                state = tracker.add(state, role, kept)
         total += n
         if tracker.broken(state):
             broken += n

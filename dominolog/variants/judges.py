@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Protocol
 
 from dominolog.state import Judge
 from dominolog.tiles import DOUBLE_SIX, Tile
@@ -66,6 +65,13 @@ class HoldsOne:
             return None, could
         return True, hand.certain(self.tiles) or could
 
+    def decide_kept_somewhere(self, hand: HandQuestion) -> Decision:
+        """:meth:`decide` when some world is known to leave the hand without these tiles (a larger
+        hand of the same player, later in a run of draws, can be without them): None when some world
+        holds one, False when none does."""
+        could = hand.possible(self.tiles)
+        return (None, could) if could else (False, frozenset())
+
 
 @cache
 def judge_fit(values: tuple[int, ...]) -> Judge:
@@ -105,8 +111,17 @@ class HoldsPair:
     def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
         return self._judge(sure, upper, n)
 
+    def _some_pair(self, hand: HandQuestion) -> bool:
+        """Whether some world holds a pair play: asked first of the world at hand, whichever it is."""
+        held = hand.in_some_world()
+        if _distinct_pair(set(held & self.left), set(held & self.right)):
+            return True
+        rights = sorted(hand.possible(self.right))
+        return any(y is not x and hand.together(x, y) for x in sorted(hand.possible(self.left)) for y in rights)
+
     def _has_pair(self, hand: HandQuestion) -> frozenset[Tile]:
-        """The tiles of some world's pair play (empty: no world holds one)."""
+        """The tiles of the pair play that is shown: the first of the world found from nothing, else
+        the first pair (in tile order) some world holds (empty: no world holds one)."""
         held = hand.in_one_world()
         if _distinct_pair(set(held & self.left), set(held & self.right)):
             return frozenset(_a_pair(set(held & self.left), set(held & self.right)))
@@ -124,12 +139,22 @@ class HoldsPair:
         return any(hand.avoidable_but(both, z) for z in self.left & self.right)
 
     def decide(self, hand: HandQuestion) -> Decision:
-        pair = self._has_pair(hand)
-        if not pair:
+        """Broken (True) when every world holds a pair play; None when some do; False when none. The
+        pair shown when no tile is certain is worked out only then (it reads the world found from
+        nothing, which the other questions do not need)."""
+        if not self._some_pair(hand):
             return False, frozenset()
         if self._can_lack_pair(hand):
             return None, hand.possible(self.left | self.right)
-        return True, hand.certain(self.left | self.right) or pair
+        return True, hand.certain(self.left | self.right) or self._has_pair(hand)
+
+    def decide_kept_somewhere(self, hand: HandQuestion) -> Decision:
+        """:meth:`decide` when some world is known to leave the hand without a pair play (a larger
+        hand of the same player, later in a run of draws, can lack one): None when some world holds
+        one, False when none does."""
+        if not self._some_pair(hand):
+            return False, frozenset()
+        return None, hand.possible(self.left | self.right)
 
 
 @cache
@@ -202,21 +227,31 @@ def judge_not(judge: Judge) -> Judge:
     return Opposite(judge)
 
 
-class HandQuestion(Protocol):
+class HandQuestion:
     """A hand just before an event, in every world its log allows
-    (:class:`dominolog.knowledge.model.Before`)."""
+    (:class:`dominolog.knowledge.model.Before` answers). A base class, not a protocol: compiled,
+    a rule's questions go straight to the answering methods."""
 
-    def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]: ...
+    def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
+        raise NotImplementedError
 
-    def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]: ...
+    def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
+        raise NotImplementedError
 
-    def avoidable(self, tiles: Iterable[Tile]) -> bool: ...
+    def avoidable(self, tiles: Iterable[Tile]) -> bool:
+        raise NotImplementedError
 
-    def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool: ...
+    def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool:
+        raise NotImplementedError
 
-    def in_one_world(self) -> frozenset[Tile]: ...
+    def in_one_world(self) -> frozenset[Tile]:
+        raise NotImplementedError
 
-    def together(self, *tiles: Tile) -> bool: ...
+    def in_some_world(self) -> frozenset[Tile]:
+        raise NotImplementedError
+
+    def together(self, *tiles: Tile) -> bool:
+        raise NotImplementedError
 
 
 #: a rule's verdict in the worlds of a log (True broken in all, None in some, False in none) and the
@@ -240,5 +275,7 @@ DOUBLE_SIX_SET = frozenset(DOUBLE_SIX)
 
 def decide(judge: Judge, hand: HandQuestion) -> Decision | None:
     """``judge``'s verdict in the worlds of the hand's log; None for a judge that cannot answer that."""
+    if isinstance(judge, (HoldsOne, HoldsPair, Opposite)):
+        return judge.decide(hand)
     method = getattr(judge, "decide", None)
     return method(hand) if method is not None else None
