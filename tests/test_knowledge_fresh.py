@@ -17,7 +17,7 @@ from dominolog.knowledge import Before, HandModel, hand_model
 from dominolog.knowledge.model import perfect_matching
 from dominolog.log.hashchain import add_hashes
 from dominolog.reducer import MatchReducer
-from dominolog.reducer.hands import decide_check
+from dominolog.reducer.verdicts import decide_check, decide_checks
 from dominolog.simulate import hide_match, simulate_match
 from dominolog.tiles import DOUBLE_SIX, Tile
 
@@ -216,3 +216,33 @@ def test_one_matching_a_hand_augmented_per_event_as_a_fresh_solve(config: Any, s
         previous = model
     if variant == "double-draw" and not viewer:
         assert augmented > 0 and other_world > 0  # the augmented world is seldom the one found from nothing
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
+def test_a_run_of_rules_judged_from_the_last_back_as_one_by_one(config: Any, seed: int, viewer: bool) -> None:
+    """The rules of a hand judged together (:func:`decide_checks`: a player's run of draws taken from
+    the last back, the later verdict carried to the earlier) give the verdicts and the tiles each
+    rule judged alone gives (:func:`decide_check`): at every event, on the facts so far, and at the
+    hand's end with the reveals in (also with plays set aside, which leave a hand open)."""
+    variant, players, options = config
+    rng = random.Random(seed)
+    events = simulate_match(variant, seed, 0, list(players), options)
+    log = log_of(with_slips(hide_match(events, players[0] if viewer else None), rng))
+    reducer = MatchReducer("<slips>")
+    judged = 0
+
+    def compare(hand: Any) -> None:
+        nonlocal judged
+        checks = [check for _, check in reducer.findings.pending]
+        model = hand_model(reducer._hand_start(), hand)
+        assert decide_checks(model, checks) == [decide_check(model, check) for check in checks]
+        judged += len(checks)
+
+    reducer.on_checks = lambda hand, decided: compare(hand)
+    for rec in log.records:
+        reducer.feed(rec)
+        hand = reducer.hand
+        if hand is not None and hand.hidden and reducer.history.deal is not None:
+            compare(hand)
+    assert judged > 0
