@@ -402,7 +402,9 @@ def allowed_edges(
         reach.append(bits)
     for k in range(len(tiles)):
         bit, via = 1 << k, reach[k]
-        reach = [r | via if r & bit else r for r in reach]
+        for j in range(len(reach)):  # in place: no list a step
+            if reach[j] & bit:
+                reach[j] |= via
     out: dict[Tile, frozenset[int]] = {}
     for t in tiles:
         mine, bit = match[t], 1 << index[t]

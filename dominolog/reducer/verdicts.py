@@ -5,11 +5,12 @@ the hands the facts fill, and the words that show a rule broken (for
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 
 from dominolog.knowledge import NEVER, Before, HandModel
 from dominolog.state import HandState, PendingCheck
 from dominolog.tiles import Tile
-from dominolog.variants.judges import Decision, HoldsOne, HoldsPair, decide, judge_tiles, names
+from dominolog.variants.judges import Decision, HoldingRule, decide, judge_tiles, names
 
 
 def decide_check(model: HandModel, check: PendingCheck) -> Decision | None:
@@ -25,52 +26,88 @@ def decide_check(model: HandModel, check: PendingCheck) -> Decision | None:
 
 
 def decide_checks(model: HandModel, checks: list[PendingCheck]) -> list[Decision | None]:
-    """Each of ``checks`` judged as :func:`decide_check` judges it, the same verdicts and tiles.
+    """Each of ``checks`` judged as :func:`decide_check` judges it: the same verdicts and tiles, with
+    fewer questions to the worlds.
 
-    A player's rules of a run of draws are the same rule (the ends do not move while nobody plays) of
-    a hand that only grows: the hand just before a later draw is the hand before an earlier one plus
-    the tiles drawn between, in every world, as long as no tile that can be in that hand leaves it
-    between the two. A rule "holds one of these tiles" or "holds a pair play" broken by the smaller
-    hand is broken by the larger one; so, taken from the last back: when no world breaks the later
-    rule, none breaks the earlier one (not broken, no tile named); when some world keeps the later
-    rule, that world keeps the earlier one too, and only whether some world breaks it is left to ask
-    (:meth:`~dominolog.variants.judges.HoldsPair.decide_kept_somewhere`)."""
+    A player's rules of a run of draws are most often the same rule (the ends do not move while
+    nobody plays) of a hand that only grows: the hand just before a later draw is, in every world,
+    the hand before an earlier one plus the tiles drawn in between, as long as no tile that can be
+    in the hand leaves it in between. A rule broken by holding (:class:`~dominolog.variants.judges.
+    HoldingRule`) that some world breaks for the smaller hand, that world breaks for the larger; one
+    that some world keeps for the larger hand, that world keeps for the smaller. So along a run
+    "broken in some world" is false up to a rule and true from it on, and "kept in some world" true
+    up to a rule and false after it: each is found by bisection (the ends asked first: most runs are
+    broken somewhere from the first rule and kept somewhere up to the last), and every rule of the
+    run takes its verdict from where it stands, as :meth:`~dominolog.variants.judges.HoldingRule.
+    decide` would give it. A hand left open by a play set aside (:meth:`~dominolog.knowledge.model.
+    HandModel.is_unsure`) is judged alone."""
     out: list[Decision | None] = [None] * len(checks)
     exits = sorted(model.exit.values())
-    #: player -> the latest rule judged so far (taken from the last back) that says something of
-    #: the earlier ones: (the check, its verdict)
-    later: dict[str, tuple[PendingCheck, bool | None]] = {}
-    for k in sorted(range(len(checks)), key=lambda k: checks[k].seq, reverse=True):
-        check = checks[k]
-        judge, player = check.judge, check.player
-        decision: Decision | None = None
-        carried = False
-        found = later.get(player)
-        if (
-            found is not None
-            and found[0].judge is judge
-            and isinstance(judge, (HoldsOne, HoldsPair))
-            and model.feasible
-            and not model.is_unsure(player, check.seq - 1)
-            and _hand_grows(model, exits, player, check.seq, found[0].seq)
-        ):
-            carried = True
-            if found[1] is False:
-                decision = False, frozenset()
-            else:
-                decision = judge.decide_kept_somewhere(Before(model, player, check.seq))
-        else:
-            decision = decide_check(model, check)
-        out[k] = decision
-        if (
-            decision is not None
-            and decision[0] is not True
-            and (carried or (model.feasible and not model.is_unsure(player, check.seq - 1)))
-        ):
-            later[player] = (check, decision[0])
-        else:
-            later.pop(player, None)
+    for run in _runs(model, exits, checks):
+        judge = checks[run[0]].judge
+        if len(run) == 1 or not isinstance(judge, HoldingRule):
+            for k in run:
+                out[k] = decide_check(model, checks[k])
+            continue
+        hands = [Before(model, checks[k].player, checks[k].seq) for k in run]
+        for k, decision in zip(run, _judge_run(judge, hands), strict=True):
+            out[k] = decision
     return out
+
+
+def _judge_run(judge: HoldingRule, hands: list[Before]) -> list[Decision]:
+    """The verdicts of ``judge`` for each of ``hands``, a run in which the hand only grows (see
+    :func:`decide_checks`)."""
+    first = _first(len(hands), lambda j: judge.broken_somewhere(hands[j]))
+    last = _first(len(hands), lambda j: not judge.kept_somewhere(hands[j])) - 1 if first < len(hands) else -1
+    out: list[Decision] = []
+    for j, hand in enumerate(hands):
+        if j < first:
+            out.append((False, frozenset()))
+        elif j <= last:
+            out.append((None, judge.shown(hand, None)))
+        else:
+            out.append((True, judge.shown(hand, True)))
+    return out
+
+
+def _runs(model: HandModel, exits: list[int], checks: list[PendingCheck]) -> list[list[int]]:
+    """``checks`` (by index) in runs, in order of seq: each a player's rules with the same judge, the
+    hand growing from one to the next (:func:`_hand_grows`), none left open by a play set aside; a
+    rule that is in no run is a run of its own."""
+    runs: list[list[int]] = []
+    #: (player, judge) -> the run still open for it
+    open_runs: dict[tuple[str, object], list[int]] = {}
+    for k in sorted(range(len(checks)), key=lambda k: checks[k].seq):
+        check = checks[k]
+        if not model.feasible or model.is_unsure(check.player, check.seq - 1):
+            runs.append([k])
+            continue
+        key = (check.player, check.judge)
+        run = open_runs.get(key)
+        if run is not None and _hand_grows(model, exits, check.player, checks[run[-1]].seq, check.seq):
+            run.append(k)
+            continue
+        run = open_runs[key] = [k]
+        runs.append(run)
+    return runs
+
+
+def _first(n: int, holds: Callable[[int], bool]) -> int:
+    """The first of ``0 .. n - 1`` at which ``holds`` is true (false before it, true from it on), or
+    ``n``: the ends asked first, then by bisection."""
+    if holds(0):
+        return 0
+    if not holds(n - 1):
+        return n
+    low, high = 1, n - 1  # holds(low - 1) is false, holds(high) true
+    while low < high:
+        mid = (low + high) // 2
+        if holds(mid):
+            high = mid
+        else:
+            low = mid + 1
+    return low
 
 
 def _hand_grows(model: HandModel, exits: list[int], player: str, early: int, late: int) -> bool:
