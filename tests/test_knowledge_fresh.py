@@ -2,7 +2,9 @@
 hidden matches, with undos and reveals that contradict the plays, what :class:`Before` says of a
 player's hand (possible, certain, avoidable, together) is what the plain definitions give, each
 world question asked of a perfect matching solved from nothing; and the slots each tile takes in
-some world (``allowed``) are those a fresh solve with the tile pinned to the slot finds."""
+some world (``allowed``) are those a fresh solve with the tile pinned to the slot finds. A model
+augmented from the hand's last one answers as one solved from nothing, and rules judged in runs as
+rules judged one by one."""
 
 from __future__ import annotations
 
@@ -220,11 +222,12 @@ def test_one_matching_a_hand_augmented_per_event_as_a_fresh_solve(config: Any, s
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
-def test_a_run_of_rules_judged_from_the_last_back_as_one_by_one(config: Any, seed: int, viewer: bool) -> None:
-    """The rules of a hand judged together (:func:`decide_checks`: a player's run of draws taken from
-    the last back, the later verdict carried to the earlier) give the verdicts and the tiles each
-    rule judged alone gives (:func:`decide_check`): at every event, on the facts so far, and at the
-    hand's end with the reveals in (also with plays set aside, which leave a hand open)."""
+def test_rules_judged_in_runs_as_one_by_one(config: Any, seed: int, viewer: bool) -> None:
+    """The rules of a hand judged together (:func:`decide_checks`: a player's run of draws judged at
+    once, where each verdict changes once along the run, found by bisection) give the verdicts and
+    the tiles each rule judged alone gives (:func:`decide_check`): at every event, on the facts so
+    far, and at the hand's end with the reveals in (also with plays set aside, which leave a hand
+    open and are judged alone)."""
     variant, players, options = config
     rng = random.Random(seed)
     events = simulate_match(variant, seed, 0, list(players), options)
