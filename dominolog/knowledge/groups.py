@@ -154,6 +154,9 @@ class Shape:
     exits: list[list[int]]
     #: each part as a chain of one player's deal and draws, or None (:mod:`dominolog.knowledge.nested`)
     chains: dict[int, Any] = field(default_factory=dict)
+    #: each rule's :class:`Tracker`, by its judge (made once a hand: the counts kept with a chain are
+    #: found again by it)
+    trackers: dict[object, Tracker] = field(default_factory=dict)
 
     @classmethod
     def of(cls, model: HandModel) -> Shape:

@@ -107,7 +107,10 @@ def likelihood(
     if len(parts) == 1:  # the common case: the player's own tiles, all known, only the draws unseen
         chain = chain_of(shape, model, next(iter(parts)))
         if chain is not None and chain.owner == player and chain.dealt < seq:
-            broken, total = chain_count(chain, seq, tracker(judge))
+            tr = shape.trackers.get(judge)
+            if tr is None:
+                tr = shape.trackers[judge] = tracker(judge)
+            broken, total = chain_count(chain, seq, tr)
             return Likelihood(broken / total, True)
     worlds = Worlds.of(model, player, seq, judge)
     try:
