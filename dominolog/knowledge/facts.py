@@ -34,7 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from dominolog.frozen import by_fields
 from dominolog.knowledge.model import NEVER, HandModel, Slot, by_entry, entered_before, perfect_matching
 from dominolog.state import HandState
 from dominolog.tiles import DOUBLE_SIX, Tile
@@ -44,14 +46,24 @@ LAID, TRIED, REVEALED = "laid", "tried", "revealed"
 RANK = {LAID: 0, TRIED: 1, REVEALED: 2}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, frozen=True, slots=True)
 class Fact:
-    """One thing the log says about where tiles were: see the module's docstring."""
+    """One thing the log says about where tiles were: see the module's docstring. (Made per play
+    each time a hand is judged: its ``__init__`` is written out, docs/design/architecture.md.)"""
 
     kind: str
     seq: int
     player: str
     tiles: frozenset[Tile]
+
+    def __init__(self, kind: str, seq: int, player: str, tiles: frozenset[Tile]) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "tiles", tiles)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
     @property
     def tile(self) -> Tile:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from dominolog.frozen import by_fields
 from dominolog.tiles import Tile
 from dominolog.variants.judges import HandQuestion
 
@@ -38,7 +39,7 @@ from dominolog.variants.judges import HandQuestion
 NEVER = 1 << 60
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, frozen=True, slots=True)
 class Slot:
     """A place a tile entered a hand: ``owner`` (None: the boneyard to the end) from seq ``entry``.
 
@@ -48,6 +49,14 @@ class Slot:
     owner: str | None
     entry: int
     draw: int = 0
+
+    def __init__(self, owner: str | None, entry: int, draw: int = 0) -> None:  # written out: made per hand
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "entry", entry)
+        object.__setattr__(self, "draw", draw)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
 
 Forbid = Callable[[Tile, Slot], bool]
