@@ -40,6 +40,7 @@ COMPILED: tuple[str, ...] = (
     "dominolog.reducer.hands",
     "dominolog.reducer.history",
     "dominolog.reducer.report",
+    "dominolog.reducer.verdicts",
     "dominolog.store.rows",
     "dominolog.variants.base",
     "dominolog.variants.brettspielnetz",

@@ -2,7 +2,9 @@
 hidden matches, with undos and reveals that contradict the plays, what :class:`Before` says of a
 player's hand (possible, certain, avoidable, together) is what the plain definitions give, each
 world question asked of a perfect matching solved from nothing; and the slots each tile takes in
-some world (``allowed``) are those a fresh solve with the tile pinned to the slot finds."""
+some world (``allowed``) are those a fresh solve with the tile pinned to the slot finds. A model
+augmented from the hand's last one answers as one solved from nothing, and rules judged in runs as
+rules judged one by one."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from dominolog.knowledge import Before, HandModel, hand_model
 from dominolog.knowledge.model import perfect_matching
 from dominolog.log.hashchain import add_hashes
 from dominolog.reducer import MatchReducer
-from dominolog.reducer.hands import decide_check
+from dominolog.reducer.verdicts import decide_check, decide_checks
 from dominolog.simulate import hide_match, simulate_match
 from dominolog.tiles import DOUBLE_SIX, Tile
 
@@ -161,3 +163,90 @@ def test_the_open_hand_judged_from_the_last_model_as_from_nothing(config: Any, s
     assert compared > 0
     if variant == "double-draw" and not viewer:
         assert shared > 0
+
+
+def a_world_of(model: HandModel) -> bool:
+    """Whether ``model.world`` is a perfect matching of the model's tiles to its slots, by its edges."""
+    world = model.world
+    assert world is not None
+    return (
+        sorted(world) == model.tiles
+        and sorted(world.values()) == list(range(len(model.slots)))
+        and all(i in model.edges[t] for t, i in world.items())
+    )
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
+def test_one_matching_a_hand_augmented_per_event_as_a_fresh_solve(config: Any, seed: int, viewer: bool) -> None:
+    """Issue 28's one matching a hand: at every event the model is built from the hand's last one,
+    its world taken over and augmented for the new facts (also past an undo, which withdraws a fact,
+    and past reveals that contradict the plays). Its answers equal those of a model solved from
+    nothing: feasibility, the edges in some world, every question of a player's hand (each also
+    checked against its plain definition, a fresh solve per question), every pending rule's verdict
+    and the tiles it names, and the world that is shown (``match``: the one found from nothing)."""
+    variant, players, options = config
+    rng = random.Random(seed)
+    events = simulate_match(variant, seed, 0, list(players), options)
+    log = log_of(with_slips(hide_match(events, players[0] if viewer else None), rng))
+    reducer = MatchReducer("<slips>")
+    previous: HandModel | None = None
+    augmented = other_world = 0
+    for n, rec in enumerate(log.records):
+        reducer.feed(rec)
+        hand = reducer.hand
+        if hand is None or not hand.hidden or reducer.history.deal is None:
+            previous = None
+            continue
+        start = reducer._hand_start()
+        model, solved = hand_model(start, hand, previous), hand_model(start, hand)
+        assert (model.feasible, model.allowed, model.contradictions) == (
+            solved.feasible,
+            solved.allowed,
+            solved.contradictions,
+        )
+        if model.feasible:
+            assert a_world_of(model)
+            if previous is not None and model.graph is not previous.graph and not model.contradictions:
+                augmented += 1
+                other_world += model.world != solved.world
+        for _, check in reducer.findings.pending:
+            assert decide_check(model, check) == decide_check(solved, check)
+        seqs = sorted({s.entry + 1 for s in model.slots} | {rec.seq, rec.seq + 1})
+        check_model(model, list(players), seqs[-4:], rng, pinned=n % 8 == 0)
+        assert model.match == solved.match == perfect_matching(solved.tiles, len(solved.slots), solved.edges)
+        previous = model
+    if variant == "double-draw" and not viewer:
+        assert augmented > 0 and other_world > 0  # the augmented world is seldom the one found from nothing
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
+def test_rules_judged_in_runs_as_one_by_one(config: Any, seed: int, viewer: bool) -> None:
+    """The rules of a hand judged together (:func:`decide_checks`: a player's run of draws judged at
+    once, where each verdict changes once along the run, found by bisection) give the verdicts and
+    the tiles each rule judged alone gives (:func:`decide_check`): at every event, on the facts so
+    far, and at the hand's end with the reveals in (also with plays set aside, which leave a hand
+    open and are judged alone)."""
+    variant, players, options = config
+    rng = random.Random(seed)
+    events = simulate_match(variant, seed, 0, list(players), options)
+    log = log_of(with_slips(hide_match(events, players[0] if viewer else None), rng))
+    reducer = MatchReducer("<slips>")
+    judged = 0
+
+    def compare(hand: Any) -> None:
+        nonlocal judged
+        checks = [check for _, check in reducer.findings.pending]
+        model = hand_model(reducer._hand_start(), hand)
+        assert decide_checks(model, checks) == [decide_check(model, check) for check in checks]
+        judged += len(checks)
+
+    reducer.on_checks = lambda hand, decided: compare(hand)
+    for rec in log.records:
+        reducer.feed(rec)
+        hand = reducer.hand
+        if hand is not None and hand.hidden and reducer.history.deal is not None:
+            compare(hand)
+    if variant == "double-draw" and not viewer:
+        assert judged > 0

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from dominolog.frozen import by_fields
 from dominolog.knowledge.model import NEVER, HandModel, Slot, by_entry, entered_before, perfect_matching
 from dominolog.state import HandState
 from dominolog.tiles import DOUBLE_SIX, Tile
@@ -44,14 +46,24 @@ LAID, TRIED, REVEALED = "laid", "tried", "revealed"
 RANK = {LAID: 0, TRIED: 1, REVEALED: 2}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, frozen=True, slots=True)
 class Fact:
-    """One thing the log says about where tiles were: see the module's docstring."""
+    """One thing the log says about where tiles were: see the module's docstring. (Made per play
+    each time a hand is judged: its ``__init__`` is written out, docs/design/architecture.md.)"""
 
     kind: str
     seq: int
     player: str
     tiles: frozenset[Tile]
+
+    def __init__(self, kind: str, seq: int, player: str, tiles: frozenset[Tile]) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "tiles", tiles)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
     @property
     def tile(self) -> Tile:
@@ -107,11 +119,12 @@ class Contradiction:
 
 
 class Skeleton:
-    """A hand's slots and, for each tile, the slots its deal and draws leave it (no fact applied)."""
+    """A hand's slots and, for each tile, the slots its deal and draws leave it (no fact applied).
+    ``laid``: the hand's :func:`laid_facts`, when the caller has them already."""
 
     __slots__ = ("base", "entries", "on_board", "placed", "slots")
 
-    def __init__(self, start: HandState, end: HandState) -> None:
+    def __init__(self, start: HandState, end: HandState, laid: list[Fact] | None = None) -> None:
         players = list(start.holdings)
         slots: list[Slot] = []
         deal_slots: dict[str, list[int]] = {}
@@ -156,7 +169,7 @@ class Skeleton:
         #: the play that put each tile on the table: its seq is when the tile left its hand (seen by
         #: everybody: never set aside); who laid it is a fact of its own (``laid``)
         self.placed: dict[Tile, Fact] = {}
-        for f in laid_facts(end):
+        for f in laid_facts(end) if laid is None else laid:
             self.placed.setdefault(f.tile, f)
 
     def edges(self, facts: Iterable[Fact]) -> tuple[dict[Tile, list[int]], dict[Tile, int]]:
@@ -235,9 +248,10 @@ def laid_facts(end: HandState) -> list[Fact]:
     return [Fact(LAID, pl.seq, pl.player, frozenset((pl.tile,))) for pl in end.placements]
 
 
-def hand_facts(end: HandState) -> list[Fact]:
-    """The hand's facts (:class:`Fact`), most trusted first."""
-    out = laid_facts(end)
+def hand_facts(end: HandState, laid: list[Fact] | None = None) -> list[Fact]:
+    """The hand's facts (:class:`Fact`), most trusted first (``laid``: :func:`laid_facts`, when the
+    caller has them)."""
+    out = laid_facts(end) if laid is None else list(laid)
     out += [Fact(TRIED, seq, p, frozenset((t,))) for seq, p, t in end.tried]
     out += [Fact(REVEALED, seq, p, tiles) for seq, p, tiles in end.reveals]
     out.sort(key=lambda f: (RANK[f.kind], f.seq))
@@ -294,8 +308,9 @@ def hand_model(start: HandState, end: HandState, previous: HandModel | None = No
     was set aside and why. When even the deal and the draws leave no world, the model has none.
     ``previous``: a model of the hand a few events before, whose matching is taken over when the
     facts leave every tile the same slots (:class:`HandModel`)."""
-    skeleton = Skeleton(start, end)
-    facts = hand_facts(end)
+    laid = laid_facts(end)
+    skeleton = Skeleton(start, end, laid)
+    facts = hand_facts(end, laid)
     model = skeleton.model(facts, previous)
     if not facts or (model.feasible and not any(f.tiles & skeleton.on_board for f in facts)):
         return model

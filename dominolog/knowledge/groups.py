@@ -7,7 +7,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 from dominolog.knowledge.model import HandModel, Slot
 from dominolog.state import Judge
@@ -16,26 +16,31 @@ from dominolog.variants.judges import HoldsOne, HoldsPair, Opposite
 
 
 # -- what the rule cares about ---------------------------------------------------------------
-class Tracker(Protocol):
+class Tracker:
     """What a rule needs to know of a hand built up tile by tile: each tile's part in it (``role``),
     a state that starts at ``start``, grows by ``add`` (``k`` tiles of one role; adding ``a`` then
-    ``b`` is adding ``a + b``) and says at the end whether the rule is ``broken``."""
+    ``b`` is adding ``a + b``) and says at the end whether the rule is ``broken``. A state and a
+    role are any values that can key a dict. (A base class, not a protocol: compiled, the count's
+    calls go straight to the rule's methods.)"""
 
-    start: Hashable
+    def __init__(self, start: Hashable) -> None:
+        self.start = start
 
-    def role(self, tile: Tile) -> Hashable: ...
+    def role(self, tile: Tile) -> Hashable:
+        raise NotImplementedError
 
-    def add(self, state: Hashable, role: Hashable, k: int) -> Hashable: ...
+    def add(self, state: Hashable, role: Hashable, k: int) -> Hashable:
+        raise NotImplementedError
 
-    def broken(self, state: Hashable) -> bool: ...
+    def broken(self, state: Hashable) -> bool:
+        raise NotImplementedError
 
 
-class _One:
+class _One(Tracker):
     """ "Holds one of ``tiles``": the state is whether it does yet."""
 
-    start: Hashable = False
-
     def __init__(self, tiles: frozenset[Tile]) -> None:
+        super().__init__(False)
         self.tiles = tiles
 
     def role(self, tile: Tile) -> Hashable:
@@ -49,27 +54,28 @@ class _One:
 
 
 _PAIR = (9, 9, 9)  # the state once the hand holds a pair
+#: a tile's role in the pair rule: (fits the left, fits the right)
+_NEITHER, _BOTH, _LEFT = (False, False), (True, True), (True, False)
 
 
-class _Pair:
+class _Pair(Tracker):
     """Double Draw's "holds a tile fitting ``left`` and another fitting ``right``": the state counts
     the tiles held that fit the left only (up to 1), the right only (up to 1), and both (up to 2)."""
 
-    start: Hashable = (0, 0, 0)
-
     def __init__(self, left: frozenset[Tile], right: frozenset[Tile]) -> None:
+        super().__init__((0, 0, 0))
         self.left, self.right = left, right
 
     def role(self, tile: Tile) -> Hashable:
         return (tile in self.left, tile in self.right)
 
     def add(self, state: Hashable, role: Hashable, k: int) -> Hashable:
-        if state == _PAIR or not k or role == (False, False):
+        if state == _PAIR or not k or role == _NEITHER:
             return state
         a, b, c = cast(tuple[int, int, int], state)
-        if role == (True, True):
+        if role == _BOTH:
             c = min(2, c + k)
-        elif role == (True, False):
+        elif role == _LEFT:
             a = 1
         else:
             b = 1
@@ -81,12 +87,12 @@ class _Pair:
         return state == _PAIR
 
 
-class _Not:
+class _Not(Tracker):
     """The opposite rule (:class:`~dominolog.variants.judges.Opposite`)."""
 
     def __init__(self, inner: Tracker) -> None:
+        super().__init__(inner.start)
         self.inner = inner
-        self.start = inner.start
 
     def role(self, tile: Tile) -> Hashable:
         return self.inner.role(tile)
@@ -98,12 +104,11 @@ class _Not:
         return not self.inner.broken(state)
 
 
-class _Any:
+class _Any(Tracker):
     """Any judge: the state is the hand itself (each tile its own role), judged at the end."""
 
-    start: Hashable = frozenset()
-
     def __init__(self, judge: Judge) -> None:
+        super().__init__(frozenset())
         self.judge = judge
 
     def role(self, tile: Tile) -> Hashable:
@@ -149,6 +154,9 @@ class Shape:
     exits: list[list[int]]
     #: each part as a chain of one player's deal and draws, or None (:mod:`dominolog.knowledge.nested`)
     chains: dict[int, Any] = field(default_factory=dict)
+    #: each rule's :class:`Tracker`, by its judge (made once a hand: the counts kept with a chain are
+    #: found again by it)
+    trackers: dict[object, Tracker] = field(default_factory=dict)
 
     @classmethod
     def of(cls, model: HandModel) -> Shape:
@@ -166,7 +174,8 @@ class Shape:
         sizes: list[int] = []
         takers: list[tuple[Tile, ...]] = []
         for i, slot in enumerate(model.slots):
-            key = (slot, tuple(taken[i]))
+            # the slot's fields, not the slot: a dataclass's hash and equality are Python calls
+            key = (slot.owner, slot.entry, slot.draw, tuple(taken[i]))
             q = keys.setdefault(key, len(kinds))
             if q == len(kinds):
                 kinds.append(slot)

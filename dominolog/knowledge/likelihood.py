@@ -107,7 +107,10 @@ def likelihood(
     if len(parts) == 1:  # the common case: the player's own tiles, all known, only the draws unseen
         chain = chain_of(shape, model, next(iter(parts)))
         if chain is not None and chain.owner == player and chain.dealt < seq:
-            broken, total = chain_count(chain, seq, tracker(judge))
+            tr = shape.trackers.get(judge)
+            if tr is None:
+                tr = shape.trackers[judge] = tracker(judge)
+            broken, total = chain_count(chain, seq, tr)
             return Likelihood(broken / total, True)
     worlds = Worlds.of(model, player, seq, judge)
     try:
@@ -162,7 +165,7 @@ def count(worlds: Worlds, budget: int = BUDGET, meter: list[int] | None = None) 
     if order:
         states = _merge(states, order, 0, member, within)  # groups no class tells apart, from the start
     steps = 0
-    comb, add = math.comb, tr.add
+    comb = math.comb
     for k, (m, groups, inside, role) in enumerate(order):
         # the class's m tiles shared out over its groups, every way the capacities allow: the
         # groups in turn, each taking between what later classes cannot fill and what is left
@@ -193,7 +196,7 @@ def count(worlds: Worlds, budget: int = BUDGET, meter: list[int] | None = None) 
                     if counts and take:
                         found = moved.get((state, take), _UNSEEN)
                         if found is _UNSEEN:
-                            new_state = moved[(state, take)] = add(state, role, take)
+                            new_state = moved[(state, take)] = tr.add(state, role, take)
                         else:
                             new_state = found
                     ways = n * comb(rest, take) if take else n

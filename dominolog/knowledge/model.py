@@ -31,13 +31,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from dominolog.frozen import by_fields
 from dominolog.tiles import Tile
+from dominolog.variants.judges import HandQuestion
 
 #: the seq of "never": a tile never played leaves no hand before the end
 NEVER = 1 << 60
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(init=False, frozen=True, slots=True)
 class Slot:
     """A place a tile entered a hand: ``owner`` (None: the boneyard to the end) from seq ``entry``.
 
@@ -47,6 +49,14 @@ class Slot:
     owner: str | None
     entry: int
     draw: int = 0
+
+    def __init__(self, owner: str | None, entry: int, draw: int = 0) -> None:  # written out: made per hand
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "entry", entry)
+        object.__setattr__(self, "draw", draw)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
+        return by_fields(self)
 
 
 Forbid = Callable[[Tile, Slot], bool]
@@ -77,7 +87,14 @@ class HandModel:
         #: each holder's slots in order of entry: (the entries, the slot indexes), :func:`by_entry`
         #: of ``slots`` (worked out when first asked, unless given)
         self._entries = entries
-        self.match: dict[Tile, int] | None
+        #: a world of the model (a perfect matching), None when there is none: the one the questions
+        #: of feasibility, of the edges in some world and of worlds with tiles narrowed start from.
+        #: Taken over from ``previous`` and augmented for the new facts when given (a perfect matching,
+        #: though not always the one found from nothing: see :attr:`match`)
+        self.world: dict[Tile, int] | None
+        #: the world found from nothing (:attr:`match`), once worked out
+        self._match: dict[Tile, int] | None = None
+        self._match_known = False
         self.allowed: dict[Tile, frozenset[int]]
         self.graph: object
         if (
@@ -88,18 +105,25 @@ class HandModel:
             and previous.exit == exit
         ):
             # The same tiles, slots by number and edges as ``previous`` (e.g. an unseen draw that
-            # turned a boneyard slot into a draw slot, a pass): the matching and the edges in some
+            # turned a boneyard slot into a draw slot, a pass): the worlds and the edges in some
             # world are functions of those alone, so they are the previous model's
-            self.match = previous.match
+            self.world = previous.world
+            self._match, self._match_known = previous._match, previous._match_known
             self.allowed = previous.allowed
             self.graph = previous.graph
         else:
-            self.match = perfect_matching(self.tiles, len(slots), edges, start)
-            self.allowed = allowed_edges(self.tiles, len(slots), edges, self.match) if self.match is not None else {}
+            if previous is not None and start is None and previous.world is not None:
+                # one matching a hand, augmented for the new facts: the previous world's edges the
+                # facts still allow are kept, and only the tiles they leave out are placed again
+                self.world = perfect_matching(self.tiles, len(slots), edges, previous.world)
+            else:
+                self.world = self._match = perfect_matching(self.tiles, len(slots), edges, start)
+                self._match_known = True
+            self.allowed = allowed_edges(self.tiles, len(slots), edges, self.world) if self.world is not None else {}
             #: the same object for models of equal tiles, slots by number, edges and exits (``previous``):
             #: a question that reads only those and the slots it names has the same answer in both
             self.graph = object()
-        self.feasible = self.match is not None
+        self.feasible = self.world is not None
         #: the facts set aside because they contradict the others (:mod:`dominolog.knowledge.facts`)
         self.contradictions: list[Any] = []
         #: player -> the seq of a play of theirs set aside: past it, the tiles of their hand are open
@@ -109,6 +133,18 @@ class HandModel:
         #: asked (a hand's rules are asked of one model); kept here, since a compiled model (setup.py)
         #: takes no weak reference
         self.shape: object | None = None
+
+    @property
+    def match(self) -> dict[Tile, int] | None:
+        """The world found from nothing (Kuhn's augmenting paths over the tiles in order, the fewest
+        choices first; from ``start`` when one was given), None when there is none. It is the world
+        that is shown (the pair a rule names when no tile of it is certain, where sampling starts), so
+        it is always this one, whatever world :attr:`world` the model was augmented to; it is solved
+        only when asked."""
+        if not self._match_known:
+            self._match = perfect_matching(self.tiles, len(self.slots), self.edges) if self.world is not None else None
+            self._match_known = True
+        return self._match
 
     # -- derived models --------------------------------------------------
     def without(self, forbid: Forbid) -> HandModel:
@@ -122,7 +158,7 @@ class HandModel:
     def has_world_without(self, forbid: Forbid, touched: Iterable[Tile] | None = None) -> bool:
         """Whether a world exists that uses none of the edges ``forbid`` names (``touched``: the only
         tiles whose edges it may name, when the caller knows them)."""
-        slots, match = self.slots, self.match
+        slots, match = self.slots, self.world
         if match is None:
             return False
         which = self.edges.keys() if touched is None else [t for t in touched if t in self.edges]
@@ -134,7 +170,7 @@ class HandModel:
         """Whether a world exists with the tiles of ``narrowed`` in the slots it gives them (each a
         part of the tile's ``edges``), the other tiles as the facts allow. The world at hand is where
         the search starts: when it already keeps within ``narrowed`` no matching is solved."""
-        match = self.match
+        match = self.world
         if match is None:
             return False
         moved = [t for t, inside in narrowed.items() if match[t] not in inside]
@@ -151,10 +187,10 @@ class HandModel:
         return all(augment(t, set(), edges, owner, mine) for t in moved)
 
     def _owner(self) -> list[Tile | None]:
-        """A new list of the tile each slot takes in the world at hand (:attr:`match`)."""
+        """A new list of the tile each slot takes in the world at hand (:attr:`world`)."""
         if self._owners is None:
             owners: list[Tile | None] = [None] * len(self.slots)
-            for t, i in (self.match or {}).items():
+            for t, i in (self.world or {}).items():
                 owners[i] = t
             self._owners = owners
         return list(self._owners)
@@ -196,8 +232,8 @@ class HandModel:
         same in all of them: a tile that left a hand by then is in that hand's slots in every world)."""
         slots = self.slots
         n = sum(1 for s in slots if s.owner == player and s.entry <= seq)
-        if self.match is not None:
-            n -= sum(1 for t, i in self.match.items() if self.exit[t] <= seq and slots[i].owner == player)
+        if self.world is not None:
+            n -= sum(1 for t, i in self.world.items() if self.exit[t] <= seq and slots[i].owner == player)
         return n
 
     def places(self, tile: Tile) -> list[Slot]:
@@ -205,7 +241,7 @@ class HandModel:
         return [self.slots[i] for i in sorted(self.allowed.get(tile, ()))]
 
 
-class Before:
+class Before(HandQuestion):
     """``player``'s hand just before the event at ``seq``, in the worlds of ``model``: the questions
     a rule about that hand asks (:mod:`dominolog.variants.judges`)."""
 
@@ -265,12 +301,22 @@ class Before:
         }
 
     def in_one_world(self) -> frozenset[Tile]:
-        """The tiles the hand holds in one world the log allows (empty when there is none)."""
+        """The tiles the hand holds in the world found from nothing (:attr:`HandModel.match`: the
+        world that is shown; empty when there is none)."""
         m = self.model
         if m.match is None:
             return frozenset()
         seq, entered, exit = self.seq, self.entered(), m.exit
         return frozenset(t for t, i in m.match.items() if i in entered and seq < exit[t])
+
+    def in_some_world(self) -> frozenset[Tile]:
+        """The tiles the hand holds in some world the log allows, any (empty when there is none):
+        the world at hand (:attr:`HandModel.world`), for a question whose answer does not show it."""
+        m = self.model
+        if m.world is None:
+            return frozenset()
+        seq, entered, exit = self.seq, self.entered(), m.exit
+        return frozenset(t for t, i in m.world.items() if i in entered and seq < exit[t])
 
     def together(self, *tiles: Tile) -> bool:
         """Whether some world has all of ``tiles`` in the hand."""
@@ -365,7 +411,9 @@ def allowed_edges(
         reach.append(bits)
     for k in range(len(tiles)):
         bit, via = 1 << k, reach[k]
-        reach = [r | via if r & bit else r for r in reach]
+        for j in range(len(reach)):  # in place: no list a step
+            if reach[j] & bit:
+                reach[j] |= via
     out: dict[Tile, frozenset[int]] = {}
     for t in tiles:
         mine, bit = match[t], 1 << index[t]

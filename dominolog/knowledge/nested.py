@@ -49,6 +49,11 @@ class Chain:
     counts: dict[tuple[int, tuple[Hashable, ...]], tuple[list[dict[int, int]], list[int], int]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
+    #: :func:`chain_count`'s tiles still in hand by role, by (how many tiles left before, the tracker):
+    #: (their roles, each one's role number, the roles, how many tiles of each)
+    roles: dict[tuple[int, Tracker], tuple[tuple[Hashable, ...], list[int], list[Hashable], list[int]]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
 
 def chain_of(shape: Shape, model: HandModel, part: int) -> Chain | None:
@@ -85,13 +90,18 @@ def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
     on) with the tiles still in hand at ``seq``, one tile a draw (see the module's docstring)."""
     exits = chain.exits
     alive = bisect_right(exits, seq)  # the tiles from here on are still in hand at seq
-    kinds = tuple(tracker.role(t) for t in chain.tiles[alive:])
-    roles: dict[Hashable, int] = {}
-    role_of = [roles.setdefault(role, len(roles)) for role in kinds]
-    names = list(roles)
-    held = [0] * len(names)
-    for r in role_of:
-        held[r] += 1
+    # the tiles still in hand by their role in the rule (the same for the rules of a run of draws
+    # asked with one tracker: kept with the chain)
+    found = chain.roles.get((alive, tracker))
+    if found is None:
+        kinds = tuple(tracker.role(t) for t in chain.tiles[alive:])
+        roles: dict[Hashable, int] = {}
+        role_of = [roles.setdefault(role, len(roles)) for role in kinds]
+        held = [0] * len(roles)
+        for r in role_of:
+            held[r] += 1
+        found = chain.roles[(alive, tracker)] = (kinds, role_of, list(roles), held)
+    kinds, role_of, names, held = found
     late = len(chain.draws) - bisect_right(chain.draws, seq - 1)
     # the ways to have used so many tiles of each role, the late draws taken from the last back;
     # ``can``: by role, the tiles the draw at hand can have brought (those played after it). The
@@ -122,13 +132,12 @@ def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
     chain.counts[(alive, kinds)] = (counted, can, first)
     states = counted[late]
     broken = total = 0
-    add = tracker.add
     for used, n in states.items():
         state = tracker.start
         for r, role in enumerate(names):
             kept = held[r] - ((used >> (r * BITS)) & MASK)
             if kept > 0:
-                state = add(state, role, kept)
+                state = tracker.add(state, role, kept)
         total += n
         if tracker.broken(state):
             broken += n

@@ -8,17 +8,18 @@ from collections.abc import Callable
 from mypy_extensions import mypyc_attr
 
 from dominolog.events import Deal, Event, HandEnd, MatchEnd, Reveal
-from dominolog.knowledge import NEVER, Before, HandModel, hand_model
+from dominolog.knowledge import HandModel, hand_model
 from dominolog.knowledge.likelihood import likelihood
 from dominolog.knowledge.worlds import end_fillings
 from dominolog.reducer.chain import HashChain
 from dominolog.reducer.claims import check_claim, check_claim_names, fmt_points
 from dominolog.reducer.context import Ctx, Findings, QuietCtx
 from dominolog.reducer.history import HandHistory
+from dominolog.reducer.verdicts import decide_check, decide_checks, fill_hands, shown_by
 from dominolog.state import HandResult, HandState, Issue, MatchState, PendingCheck, bounds_before
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants import Variant
-from dominolog.variants.judges import Decision, decide, judge_tiles, names
+from dominolog.variants.judges import Decision, names
 
 #: called with the hand and its unverified rules as judged at its end (the audit listens)
 ChecksHook = Callable[[HandState, list[tuple[Issue, PendingCheck, "Decision | None"]]], None]
@@ -264,16 +265,21 @@ class HandLifecycle:
         if self._decided is None or self._decided[0] is not model.graph:
             self._decided = (model.graph, {})
         known = self._decided[1]
-        for issue, check in self.findings.pending:
-            entered = model.entered(check.player, check.seq)
+        pending = self.findings.pending
+        decisions: list[Decision | None] = []
+        todo: list[int] = []
+        for k, (_, check) in enumerate(pending):
             hit = known.get(id(check))
-            if hit is not None and hit[0] is check and hit[1] == entered:
-                decision = hit[2]
+            if hit is not None and hit[0] is check and hit[1] == model.entered(check.player, check.seq):
+                decisions.append(hit[2])
             else:
-                decision = decide_check(model, check)
-                known[id(check)] = (check, entered, decision)
-            out.append((issue, check, decision))
-        return out
+                decisions.append(None)
+                todo.append(k)
+        for k, decision in zip(todo, decide_checks(model, [pending[k][1] for k in todo]), strict=True):
+            check = pending[k][1]
+            decisions[k] = decision
+            known[id(check)] = (check, model.entered(check.player, check.seq), decision)
+        return [(issue, check, decision) for (issue, check), decision in zip(pending, decisions, strict=True)]
 
     def _rejudge(self, hand: HandState, start: HandState, model: HandModel | None) -> None:
         """Judge the open hand's unverified rules again, in the worlds its facts allow."""
@@ -503,53 +509,3 @@ def describe(result: HandResult) -> str:
         if result.detail.get("puppeteer"):
             out += " as Puppeteer"
     return out
-
-
-def decide_check(model: HandModel, check: PendingCheck) -> Decision | None:
-    """``check``'s verdict in the worlds of ``model`` (None: no world, or a judge that cannot be asked
-    so). Past a play of the player's that was set aside, the hand is left open: never certain."""
-    if not model.feasible:
-        return None
-    before = Before(model, check.player, check.seq)
-    decision = decide(check.judge, before)
-    if decision is not None and decision[0] is not None and model.is_unsure(check.player, check.seq - 1):
-        return None, before.possible(judge_tiles(check.judge))
-    return decision
-
-
-def fill_hands(model: HandModel, hand: HandState) -> None:
-    """Fill in each hidden hand that the facts leave only one way to fill (at the hand's end)."""
-    if not model.feasible:
-        return
-    for p, h in hand.holdings.items():
-        if not h.unknown:
-            continue
-        holds, may = model.knowledge(p, NEVER - 1)
-        if may or len(holds) != h.count or not h.known <= holds:
-            continue
-        hand.unaccounted -= holds - h.known
-        h.known = set(holds)
-        h.unknown = 0
-    hand.settle()
-
-
-def shown_by(check: PendingCheck, tiles: frozenset[Tile], model: HandModel) -> str:
-    """In a few words, what shows a rule broken: the tiles surely held, as the rule's own judge says
-    it, or the tiles one of which the hand must have held."""
-    if not tiles:  # broken for holding nothing that fits: the rule's own words for an empty hand
-        verdict, detail = check.judge(frozenset(), frozenset(), 0)
-        return detail if verdict else f"{check.player} held no tile that could be played"
-    before = Before(model, check.player, check.seq)
-    sure = before.certain(tiles)
-    verdict, detail = check.judge(sure, sure, len(sure)) if sure else (None, "")
-    if verdict:
-        return detail
-    # The tiles the player is seen with later (played, or revealed) are the proof an arbiter can check.
-    later = frozenset(
-        t
-        for t in before.possible(tiles)
-        if model.allowed.get(t) and all(model.slots[i].owner == check.player for i in model.allowed[t])
-    )
-    if later and later < tiles and not before.avoidable(later):
-        return f"{check.player} must have held one of {names(later)}, each seen later in {check.player}'s hand"
-    return f"{check.player} must have held one of {names(tiles)}"

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Protocol
 
 from dominolog.state import Judge
 from dominolog.tiles import DOUBLE_SIX, Tile
@@ -43,9 +42,43 @@ def _judge_holding(select: Callable[[frozenset[Tile]], set[Tile]], verb: str, ve
     return judge
 
 
-class HoldsOne:
+class HoldingRule:
+    """A rule broken by what the hand holds (one of some tiles, a pair play), asked of the worlds of
+    a hand's log (:meth:`decide`). Holding more never mends it: a hand that breaks it still breaks it
+    with more tiles (so a player's rules of a run of draws can be judged at once:
+    :func:`dominolog.reducer.verdicts.decide_checks`)."""
+
+    __slots__ = ()
+
+    def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+        """The rule as a bounds judge (:data:`~dominolog.state.Judge`)."""
+        raise NotImplementedError
+
+    def broken_somewhere(self, hand: HandQuestion) -> bool:
+        """Whether some world breaks the rule."""
+        raise NotImplementedError
+
+    def kept_somewhere(self, hand: HandQuestion) -> bool:
+        """Whether some world keeps the rule."""
+        raise NotImplementedError
+
+    def shown(self, hand: HandQuestion, verdict: bool | None) -> frozenset[Tile]:
+        """The tiles named with a verdict: for a rule broken in every world (True), the tiles that
+        show it; for one broken in some (None), the tiles that would make it broken."""
+        raise NotImplementedError
+
+    def decide(self, hand: HandQuestion) -> Decision:
+        """Broken (True) in every world, in some (None), in none (False), and the tiles it names."""
+        if not self.broken_somewhere(hand):
+            return False, frozenset()
+        if self.kept_somewhere(hand):
+            return None, self.shown(hand, None)
+        return True, self.shown(hand, True)
+
+
+class HoldsOne(HoldingRule):
     """The rule "the hand holds one of ``tiles``" (a legal play), as a bounds judge and as a question
-    to the worlds of a hand's log (:meth:`decide`)."""
+    to the worlds of a hand's log (:meth:`decide`: broken when every world holds one of the tiles)."""
 
     __slots__ = ("_judge", "tiles", "verb")
 
@@ -57,14 +90,16 @@ class HoldsOne:
     def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
         return self._judge(sure, upper, n)
 
-    def decide(self, hand: HandQuestion) -> Decision:
-        """Broken (True) when every world holds one of the tiles; None when some do; False when none."""
+    def broken_somewhere(self, hand: HandQuestion) -> bool:
+        return bool(hand.possible(self.tiles))
+
+    def kept_somewhere(self, hand: HandQuestion) -> bool:
+        return hand.avoidable(self.tiles)
+
+    def shown(self, hand: HandQuestion, verdict: bool | None) -> frozenset[Tile]:
+        """The tiles the hand may hold; broken in every world, those it surely holds when there are."""
         could = hand.possible(self.tiles)
-        if not could:
-            return False, frozenset()
-        if hand.avoidable(self.tiles):
-            return None, could
-        return True, hand.certain(self.tiles) or could
+        return (hand.certain(self.tiles) or could) if verdict else could
 
 
 @cache
@@ -92,7 +127,7 @@ def _a_pair(a: set[Tile], b: set[Tile]) -> tuple[Tile, Tile]:
     return next((x, y) for x in sorted(a) for y in sorted(b) if x != y)
 
 
-class HoldsPair:
+class HoldsPair(HoldingRule):
     """Double Draw's rule "the hand holds two tiles, one fitting ``left`` and another ``right``"."""
 
     __slots__ = ("_judge", "left", "right")
@@ -105,8 +140,17 @@ class HoldsPair:
     def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
         return self._judge(sure, upper, n)
 
+    def _some_pair(self, hand: HandQuestion) -> bool:
+        """Whether some world holds a pair play: asked first of the world at hand, whichever it is."""
+        held = hand.in_some_world()
+        if _distinct_pair(set(held & self.left), set(held & self.right)):
+            return True
+        rights = sorted(hand.possible(self.right))
+        return any(y is not x and hand.together(x, y) for x in sorted(hand.possible(self.left)) for y in rights)
+
     def _has_pair(self, hand: HandQuestion) -> frozenset[Tile]:
-        """The tiles of some world's pair play (empty: no world holds one)."""
+        """The tiles of the pair play that is shown: the first of the world found from nothing, else
+        the first pair (in tile order) some world holds (empty: no world holds one)."""
         held = hand.in_one_world()
         if _distinct_pair(set(held & self.left), set(held & self.right)):
             return frozenset(_a_pair(set(held & self.left), set(held & self.right)))
@@ -123,13 +167,19 @@ class HoldsPair:
         both = self.left | self.right
         return any(hand.avoidable_but(both, z) for z in self.left & self.right)
 
-    def decide(self, hand: HandQuestion) -> Decision:
-        pair = self._has_pair(hand)
-        if not pair:
-            return False, frozenset()
-        if self._can_lack_pair(hand):
-            return None, hand.possible(self.left | self.right)
-        return True, hand.certain(self.left | self.right) or pair
+    def broken_somewhere(self, hand: HandQuestion) -> bool:
+        return self._some_pair(hand)
+
+    def kept_somewhere(self, hand: HandQuestion) -> bool:
+        return self._can_lack_pair(hand)
+
+    def shown(self, hand: HandQuestion, verdict: bool | None) -> frozenset[Tile]:
+        """Broken in some world: the tiles that fit either end. In every world: those the hand surely
+        holds, else the pair play of the world found from nothing (worked out only then: the other
+        questions do not need that world)."""
+        if verdict:
+            return hand.certain(self.left | self.right) or self._has_pair(hand)
+        return hand.possible(self.left | self.right)
 
 
 @cache
@@ -202,21 +252,31 @@ def judge_not(judge: Judge) -> Judge:
     return Opposite(judge)
 
 
-class HandQuestion(Protocol):
+class HandQuestion:
     """A hand just before an event, in every world its log allows
-    (:class:`dominolog.knowledge.model.Before`)."""
+    (:class:`dominolog.knowledge.model.Before` answers). A base class, not a protocol: compiled,
+    a rule's questions go straight to the answering methods."""
 
-    def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]: ...
+    def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
+        raise NotImplementedError
 
-    def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]: ...
+    def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
+        raise NotImplementedError
 
-    def avoidable(self, tiles: Iterable[Tile]) -> bool: ...
+    def avoidable(self, tiles: Iterable[Tile]) -> bool:
+        raise NotImplementedError
 
-    def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool: ...
+    def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool:
+        raise NotImplementedError
 
-    def in_one_world(self) -> frozenset[Tile]: ...
+    def in_one_world(self) -> frozenset[Tile]:
+        raise NotImplementedError
 
-    def together(self, *tiles: Tile) -> bool: ...
+    def in_some_world(self) -> frozenset[Tile]:
+        raise NotImplementedError
+
+    def together(self, *tiles: Tile) -> bool:
+        raise NotImplementedError
 
 
 #: a rule's verdict in the worlds of a log (True broken in all, None in some, False in none) and the
@@ -240,5 +300,9 @@ DOUBLE_SIX_SET = frozenset(DOUBLE_SIX)
 
 def decide(judge: Judge, hand: HandQuestion) -> Decision | None:
     """``judge``'s verdict in the worlds of the hand's log; None for a judge that cannot answer that."""
+    if isinstance(judge, HoldingRule):
+        return judge.decide(hand)
+    if isinstance(judge, Opposite):
+        return judge.decide(hand)
     method = getattr(judge, "decide", None)
     return method(hand) if method is not None else None
