@@ -91,23 +91,31 @@ def file_reports(
 
 
 def file_parts(files: list[Path], jobs: int) -> list[tuple[Path, Part | None]]:
-    """The files to check in ``jobs`` processes, a big JSON Lines file cut into parts of whole matches
-    (:mod:`dominolog.log.parts`), so that one big file keeps every process busy; ``None``: the whole file."""
-    total = sum(f.stat().st_size for f in files if f.is_file())
+    """The files to check in ``jobs`` (more than one) processes, a big JSON Lines file cut into parts of
+    whole matches (:mod:`dominolog.log.parts`), so that one big file keeps every process busy; ``None``:
+    the whole file."""
+    sizes = {f: f.stat().st_size for f in files if f.is_file()}
+    total = max(sum(sizes.values()), 1)
     out: list[tuple[Path, Part | None]] = []
     for f in files:
-        if not f.is_file() or f.suffix == ".dn" or jobs <= 1:
-            out.append((f, None))
-            continue
-        try:
-            parts = parts_of(f, max(1, 4 * jobs * f.stat().st_size // max(total, 1)))
-        except (OSError, ValueError):  # unreadable: checked whole, where the reader says why
-            parts = []
+        parts: list[Part] = []
+        if f in sizes and f.suffix != ".dn":
+            try:
+                parts = parts_of(f, max(1, 4 * jobs * sizes[f] // total))
+            except (OSError, ValueError):  # unreadable: checked whole, where the reader says why
+                parts = []
         if len(parts) > 1:
             out.extend((f, p) for p in parts)
         else:
             out.append((f, None))
     return out
+
+
+def task_bytes(path: Path, part: Part | None) -> int:
+    """How many bytes of the file one task of :func:`file_parts` reads (for the progress bar)."""
+    if part is not None:
+        return part[1] - part[0]
+    return path.stat().st_size if path.is_file() else 0
 
 
 def part_matches(path: Path, part: Part) -> Iterator[MatchLog]:

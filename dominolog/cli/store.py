@@ -153,10 +153,10 @@ def _read_files(
     """Each file (or part of a big file) with its matches to store (as read, or with ``jobs`` > 1 folded
     in other processes, a few parts ahead) and the failed results of its notation errors (complete once
     its matches are used)."""
-    from dominolog.verify import file_parts
+    from dominolog.verify import file_parts, task_bytes
 
-    tasks = file_parts(files, jobs)
-    if jobs <= 1 or len(tasks) <= 1:
+    tasks = file_parts(files, jobs) if jobs > 1 else []
+    if len(tasks) <= 1:
         for f in files:
             failed: list[ImportResult] = []
             yield _advancing(_storable(_matches_of(f), failed), advance), failed
@@ -173,8 +173,7 @@ def _read_files(
             prepared, failed = future.result()
             for nxt, nxt_part in itertools.islice(queue, 1):
                 ahead.append((nxt, nxt_part, pool.submit(_prepared_part, nxt, nxt_part)))
-            size = part[1] - part[0] if part is not None else f.stat().st_size if f.is_file() else 0
-            advance(size, sum(len(p.rows) for p in prepared))
+            advance(task_bytes(f, part), sum(len(p.rows) for p in prepared))
             yield prepared, failed
 
 

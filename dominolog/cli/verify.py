@@ -172,7 +172,7 @@ def _reports(
     come in the files' order all the same; ``dask``: on that Dask cluster (``--dask``), likewise."""
     from dominolog.log.reader import PathError, expand_paths
     from dominolog.recording.notation import iter_matches_any
-    from dominolog.verify import expect_check, file_parts, file_reports, match_report
+    from dominolog.verify import expect_check, file_parts, file_reports, match_report, task_bytes
 
     if db is not None:
         from dominolog.store import verify_stored
@@ -193,8 +193,8 @@ def _reports(
             if dask is not None:
                 yield from _dask_reports(dask, files, sizes, expect, progress)
                 return
-            tasks = file_parts(files, jobs)
-            if jobs > 1 and len(tasks) > 1:
+            tasks = file_parts(files, jobs) if jobs > 1 else []
+            if len(tasks) > 1:
                 from concurrent.futures import ProcessPoolExecutor
 
                 n = len(tasks)
@@ -202,8 +202,7 @@ def _reports(
                     paths_, parts = [f for f, _ in tasks], [p for _, p in tasks]
                     done_all = pool.map(file_reports, paths_, [expect] * n, [None] * n, parts)
                     for (f, part), done in zip(tasks, done_all, strict=True):
-                        size = (part[1] - part[0]) if part is not None else f.stat().st_size if f.is_file() else 0
-                        progress.advance(size, sum(r.events for r, _ in done))
+                        progress.advance(task_bytes(f, part), sum(r.events for r, _ in done))
                         yield from done
                 return
             for f in files:

@@ -16,7 +16,7 @@ import itertools
 import mmap
 from pathlib import Path
 
-from dominolog.log.reader import MAX_LINE_BYTES, decode_line
+from dominolog.log.reader import LONGEST_READ_WHOLE, decode_line
 
 #: a part smaller than this is not worth a process of its own
 SMALLEST_PART = 1 << 20
@@ -38,7 +38,7 @@ def parts_of(path: Path, count: int, smallest: int = SMALLEST_PART) -> list[Part
     with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
         target = each
         while target < size:
-            cut = _match_start_from(data, target, cuts[-1], size)
+            cut = _match_start_from(data, target, cuts[-1])
             if cut is None:
                 break
             cuts.append(cut)
@@ -50,7 +50,7 @@ def parts_of(path: Path, count: int, smallest: int = SMALLEST_PART) -> list[Part
     return list(zip(cuts, ends, lines, strict=True))
 
 
-def _match_start_from(data: mmap.mmap, pos: int, after: int, size: int) -> int | None:
+def _match_start_from(data: mmap.mmap, pos: int, after: int) -> int | None:
     """Where the first line at or past ``pos`` (and starting past ``after``) that begins a match starts."""
     i = pos
     while True:
@@ -59,9 +59,9 @@ def _match_start_from(data: mmap.mmap, pos: int, after: int, size: int) -> int |
             return None
         start = data.rfind(b"\n", 0, i) + 1
         end = data.find(b"\n", i)
-        end = size if end < 0 else end
+        end = len(data) if end < 0 else end
         # a line longer than the reader reads whole is malformed, never a match_start (reader.binary_lines)
-        if start > after and end - start <= MAX_LINE_BYTES + 1:
+        if start > after and end - start <= LONGEST_READ_WHOLE:
             stripped = data[start:end].strip()
             if stripped and decode_line(stripped, 0, 0).type == "match_start":
                 return start

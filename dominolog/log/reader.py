@@ -31,6 +31,9 @@ _BOM = b"\xef\xbb\xbf"
 MAX_LINE_BYTES = 1 << 20
 #: FORMAT.md, Limits: the events of one match; the lines after them are counted, not kept
 MAX_MATCH_EVENTS = 100_000
+#: the longest line (without its "\n") read whole, so that white space around a line of MAX_LINE_BYTES
+#: still reads; a longer one is read in pieces, never decoded (binary_lines; log/parts.py cuts no file there)
+LONGEST_READ_WHOLE = MAX_LINE_BYTES + 1
 #: how much of a line too long to read is kept (for messages)
 _KEPT_OF_LONG_LINE = 200
 _SURROGATE = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")  # chr(): no surrogate in a literal (mypyc)
@@ -265,10 +268,10 @@ def binary_lines(fh: Any) -> Iterator[tuple[bytes, int, bytes | None]]:
     """The lines of a binary file as (bytes, length, digest): a line longer than MAX_LINE_BYTES is read
     in pieces and given as its first bytes, its length and its sha256, never held whole."""
     while True:
-        line = fh.readline(MAX_LINE_BYTES + 2)
+        line = fh.readline(LONGEST_READ_WHOLE + 1)
         if not line:
             return
-        if len(line) <= MAX_LINE_BYTES + 1 or line.endswith(b"\n"):
+        if len(line) <= LONGEST_READ_WHOLE or line.endswith(b"\n"):
             yield line, len(line), None
             continue
         digest = hashlib.sha256(line.rstrip(b"\n"))
