@@ -18,6 +18,7 @@ from dominolog.audit.soundness import log_of
 from dominolog.knowledge import Before, HandModel, hand_model
 from dominolog.knowledge.model import perfect_matching
 from dominolog.log.hashchain import add_hashes
+from dominolog.log.reader import MatchLog
 from dominolog.reducer import MatchReducer
 from dominolog.reducer.verdicts import decide_check, decide_checks
 from dominolog.simulate import hide_match, simulate_match
@@ -104,13 +105,21 @@ def check_model(model: HandModel, players: list[str], seqs: list[int], rng: rand
     return asked
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
-def test_the_engine_answers_as_a_fresh_solve_at_every_event(config: Any, seed: int, viewer: bool) -> None:
+def slipped_log(config: Any, seed: int, viewer: bool) -> tuple[MatchLog, random.Random]:
+    """A simulated match of ``config`` as a table recorder sees it (hands hidden; ``viewer``: the first
+    player's own hand shown) with the slips of :func:`with_slips`, and the random source that made them
+    (the questions asked of it afterwards draw on it)."""
     variant, players, options = config
     rng = random.Random(seed)
     events = simulate_match(variant, seed, 0, list(players), options)
-    log = log_of(with_slips(hide_match(events, players[0] if viewer else None), rng))
+    return log_of(with_slips(hide_match(events, players[0] if viewer else None), rng)), rng
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
+def test_the_engine_answers_as_a_fresh_solve_at_every_event(config: Any, seed: int, viewer: bool) -> None:
+    players = config[1]
+    log, rng = slipped_log(config, seed, viewer)
     reducer = MatchReducer("<slips>")
     asked = models = 0
     for n, rec in enumerate(log.records):
@@ -132,10 +141,8 @@ def test_the_open_hand_judged_from_the_last_model_as_from_nothing(config: Any, s
     (its matching taken over when the facts leave every tile the same slots, the verdicts kept in the
     same graph); the judgment equals one made from nothing (no last model, no verdict kept), and the
     model taken over has the matching and the edges in some world of a fresh solve."""
-    variant, players, options = config
-    rng = random.Random(seed)
-    events = simulate_match(variant, seed, 0, list(players), options)
-    log = log_of(with_slips(hide_match(events, players[0] if viewer else None), rng))
+    variant = config[0]
+    log, _ = slipped_log(config, seed, viewer)
     kept, fresh = MatchReducer("<slips>"), MatchReducer("<slips>")
     previous: HandModel | None = None
     shared = compared = 0
@@ -185,10 +192,8 @@ def test_one_matching_a_hand_augmented_per_event_as_a_fresh_solve(config: Any, s
     nothing: feasibility, the edges in some world, every question of a player's hand (each also
     checked against its plain definition, a fresh solve per question), every pending rule's verdict
     and the tiles it names, and the world that is shown (``match``: the one found from nothing)."""
-    variant, players, options = config
-    rng = random.Random(seed)
-    events = simulate_match(variant, seed, 0, list(players), options)
-    log = log_of(with_slips(hide_match(events, players[0] if viewer else None), rng))
+    variant, players, _ = config
+    log, rng = slipped_log(config, seed, viewer)
     reducer = MatchReducer("<slips>")
     previous: HandModel | None = None
     augmented = other_world = 0
@@ -228,10 +233,8 @@ def test_rules_judged_in_runs_as_one_by_one(config: Any, seed: int, viewer: bool
     the tiles each rule judged alone gives (:func:`decide_check`): at every event, on the facts so
     far, and at the hand's end with the reveals in (also with plays set aside, which leave a hand
     open and are judged alone)."""
-    variant, players, options = config
-    rng = random.Random(seed)
-    events = simulate_match(variant, seed, 0, list(players), options)
-    log = log_of(with_slips(hide_match(events, players[0] if viewer else None), rng))
+    variant = config[0]
+    log, _ = slipped_log(config, seed, viewer)
     reducer = MatchReducer("<slips>")
     judged = 0
 
