@@ -69,10 +69,9 @@ print(json.dumps(out))
 
 
 FLOOR = """
-import hashlib, json, re, sys, time
+import hashlib, json, sys, time
 import orjson
-TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})")
-HEX = re.compile("[0-9a-f]{64}")
+from dominolog.events.checks import _HEX as HEX, _TIME as TIME  # the patterns the events' checks use
 out = {}
 for path in sys.argv[2:]:
     lines = [line for line in open(path, "rb").read().split(b"\\n") if line.strip()]
