@@ -11,6 +11,7 @@ import typer
 from dominolog.cli import analyze as analyze_cmd
 from dominolog.cli import append as append_cmd
 from dominolog.cli import audit as audit_cmd
+from dominolog.cli import event as event_cmd
 from dominolog.cli import export as export_cmd
 from dominolog.cli import record as record_cmd
 from dominolog.cli import replay as replay_cmd
@@ -78,6 +79,7 @@ app.command("schema")(schema_cmd.schema)
 app.command("standings")(standings_cmd.standings_cmd)
 app.command("serve")(serve_cmd.serve)
 app.add_typer(token_cmd.app, name="token")
+app.add_typer(event_cmd.app, name="event")
 
 
 def _english(command: Any) -> Any:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -218,3 +219,21 @@ MinLikelihood = Annotated[
         show_default=False,
     ),
 ]
+
+
+def key_values(values: list[str] | None, what: str, as_json: bool) -> dict[str, Any]:
+    """``KEY=VALUE`` options: with ``as_json``, a value that reads as JSON is taken as such
+    (``target=100``, ``draw_limit=null``, ``partners=true``), else as text."""
+    out: dict[str, Any] = {}
+    for item in values or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            fail(f"{what} takes KEY=VALUE, not {shown(item, 100)!r}")
+        if as_json:
+            try:
+                out[key] = json.loads(value)
+            except ValueError:
+                out[key] = value
+        else:
+            out[key] = value
+    return out

@@ -8,7 +8,6 @@ event is durable before the screen shows it (the journal's doing).
 
 from __future__ import annotations
 
-import json
 import secrets
 from datetime import datetime
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from dominolog.cli.common import DEFAULT_DB, DbOption, db_name, fail, store_or_fail
+from dominolog.cli.common import DEFAULT_DB, DbOption, db_name, fail, key_values, store_or_fail
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
@@ -27,24 +26,6 @@ if TYPE_CHECKING:  # imported when the command runs
 def new_id(now: datetime | None = None) -> str:
     """A fresh match id: ``rec-2026-11-24-1530-3fa2`` (the local date and time, 4 random hex digits)."""
     return (now or datetime.now()).strftime("rec-%Y-%m-%d-%H%M-") + secrets.token_hex(2)
-
-
-def _pairs(values: list[str] | None, what: str, as_json: bool) -> dict[str, Any]:
-    """``KEY=VALUE`` options: with ``as_json``, a value that reads as JSON is taken as such
-    (``target=100``, ``draw_limit=null``, ``partners=true``), else as text."""
-    out: dict[str, Any] = {}
-    for item in values or []:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            fail(f"{what} takes KEY=VALUE, not {shown(item, 100)!r}")
-        if as_json:
-            try:
-                out[key] = json.loads(value)
-            except ValueError:
-                out[key] = value
-        else:
-            out[key] = value
-    return out
 
 
 def _start_event(variant: str, players: str, options: dict[str, Any], match_id: str, meta: dict[str, Any]) -> dict:
@@ -177,7 +158,9 @@ def record(
     mid = (match_id_option or new_id()) if starting else None
     if starting:
         assert variant is not None and players is not None and mid is not None
-        start = _start_event(variant, players, _pairs(option, "--option", True), mid, _pairs(meta, "--meta", False))
+        start = _start_event(
+            variant, players, key_values(option, "--option", True), mid, key_values(meta, "--meta", False)
+        )
         why = _refused(start)
         if why is not None:
             fail(f"refused: {shown(why, 2000)}; nothing was written", 1)

@@ -28,6 +28,8 @@ from dominolog.store.access import ACCESS_TABLES
 from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.analyses import TABLE as ANALYSES_TABLE
+from dominolog.store.clublog import SQLITE_CLUB_LOG
+from dominolog.store.clublog import TABLE as CLUB_TABLE
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
 from dominolog.store.sqlite import SqliteStore
 from dominolog.store.store import BUSY_SECONDS, Store
@@ -101,6 +103,7 @@ CREATE TABLE imports (
     + "\n".join(VIEWS)
     + "\n"
     + "".join(f"{sql};\n" for sql in ACCESS_TABLES)
+    + "".join(f"{sql};\n" for sql in SQLITE_CLUB_LOG)
 )
 
 
@@ -258,6 +261,8 @@ def _add_views(conn: sqlite3.Connection) -> None:
     if ANALYSES_TABLE not in taken:
         missing.insert(0, ANALYSES)
     missing += [sql for name, sql in zip(ACCESS_NAMES, ACCESS_TABLES, strict=True) if name not in taken]
+    if CLUB_TABLE not in taken:
+        missing += SQLITE_CLUB_LOG
     if not missing:
         return
     try:

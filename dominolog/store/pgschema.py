@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from dominolog.store.access import ACCESS_TABLES
+from dominolog.store.clublog import PG_CLUB_LOG
+from dominolog.store.clublog import TABLE as CLUB_TABLE
 from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
@@ -102,6 +104,7 @@ CREATE TABLE imports (
     + "\n".join(VIEWS)
     + "\n"
     + "".join(f"{sql.replace('TEXT', 'text').replace('INTEGER', 'integer')};\n" for sql in ACCESS_TABLES)
+    + "".join(f"{sql};\n" for sql in PG_CLUB_LOG)
 )
 
 
@@ -245,16 +248,20 @@ def _add_views(conn: PgConnection) -> None:
 
 def _add_access(conn: PgConnection) -> None:
     """Give a store made before them the tables of :mod:`dominolog.store.access` (tokens, idempotent
-    answers); left for a later opening when the role may not create them."""
+    answers) and the club events' logs (:mod:`dominolog.store.clublog`); left for a later opening when the role may not create them."""
     import psycopg
 
     try:
-        if set(ACCESS_NAMES) <= _tables(conn):
+        taken = _tables(conn)
+        if set(ACCESS_NAMES) <= taken and CLUB_TABLE in taken:
             return
         conn.execute("BEGIN")
         conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
         for sql in ACCESS_TABLES:
             conn.execute(sql)
+        if CLUB_TABLE not in _tables(conn):
+            for sql in PG_CLUB_LOG:
+                conn.execute(sql)
         conn.execute("COMMIT")
     except psycopg.Error:
         _roll_back_quietly(conn)

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dominolog.log.reader import Record
+from dominolog.store.clublog import PG_CLUB_LOG
 from dominolog.store.errors import RefusedError, StoreError
 from dominolog.store.pgconn import PgConnection
 from dominolog.store.store import BUSY_SECONDS, Busy, Store
@@ -69,6 +70,18 @@ class PostgresStore(Store):
         self._lock_errors = (errors.LockNotAvailable, errors.DeadlockDetected)
         #: the matches this transaction has locked
         self._locked: set[str] = set()
+        self._club_seen = False
+
+    def _club_statements(self) -> tuple[str, ...]:
+        return PG_CLUB_LOG
+
+    def _has_club_log(self) -> bool:
+        if not self._club_seen:  # (once there, kept)
+            row = self.conn.execute(
+                "SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'club_log'"
+            ).fetchone()
+            self._club_seen = row is not None
+        return self._club_seen
 
     def _begin(self) -> None:
         super()._begin()

@@ -13,6 +13,7 @@ from pathlib import Path
 import sqlite_utils
 
 from dominolog.store.analyses import TABLE as ANALYSES_TABLE
+from dominolog.store.clublog import TABLE as CLUB_TABLE
 from dominolog.store.errors import ReadOnlyError, StoreError
 from dominolog.store.store import BUSY_SECONDS, Store
 
@@ -29,6 +30,7 @@ class SqliteStore(Store):
         self.db = db
         self._access_seen = False
         self._private_seen = False
+        self._club_seen = False
 
     def _begin(self) -> None:
         """BEGIN IMMEDIATE: take the write lock now (waiting up to the busy timeout), so that a
@@ -51,6 +53,11 @@ class SqliteStore(Store):
         if not self._private_seen:  # (once there, kept: every read of the server asks)
             self._private_seen = "private_events" in set(self.db.table_names())
         return self._private_seen
+
+    def _has_club_log(self) -> bool:
+        if not self._club_seen:  # (once there, kept)
+            self._club_seen = CLUB_TABLE in set(self.db.table_names())
+        return self._club_seen
 
     def _has_analyses(self) -> bool:
         return ANALYSES_TABLE in set(self.db.table_names())

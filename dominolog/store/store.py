@@ -33,6 +33,7 @@ from dominolog.reducer import MatchReducer, MatchReport
 from dominolog.store.access import Access
 from dominolog.store.analyses import Analyses
 from dominolog.store.appending import Appending, Fold
+from dominolog.store.clublog import ClubLog
 from dominolog.store.rows import Prepared, prepare_import, projection_rows, row_of
 from dominolog.store.transactions import Transactions
 from dominolog.textsafe import shown
@@ -61,7 +62,7 @@ class ImportResult:
     reason: str = ""
 
 
-class Store(Transactions, Appending, Analyses, Access):
+class Store(Transactions, Appending, Analyses, Access, ClubLog):
     """An open store (use :func:`~dominolog.store.open_store`): what the backends share. ``path`` names
     it in messages (a SQLite file's path, or a PostgreSQL URL without its password); ``conn`` runs SQL
     written with ``?`` parameters (a PostgreSQL connection is wrapped to take them)."""

@@ -103,7 +103,7 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
     """The app serving the store ``target`` (a SQLite file or a PostgreSQL URL, which must exist); with
     ``analyse``, keeping the matches' analyses current as hands end (:mod:`dominolog.web.analyser`)."""
     from dominolog import __version__
-    from dominolog.web import api, organiser, pages, recorder, results, tokens_api
+    from dominolog.web import api, events_api, organiser, pages, recorder, results, tokens_api
     from dominolog.web.ids import MatchIds
 
     web = Web(target, rate)
@@ -160,6 +160,7 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
 
     app.include_router(api.router)
     app.include_router(tokens_api.router)
+    app.include_router(events_api.router)
     app.include_router(recorder.router)
     app.include_router(results.router)
     app.include_router(pages.router)

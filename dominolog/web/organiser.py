@@ -51,13 +51,17 @@ def _players(value: Any) -> str:
     return ", ".join(str(p) for p in value) if isinstance(value, list) else ""
 
 
-def organiser_part(store: Store) -> str:
-    """The organiser's view: matches, tokens, private events and the forms (every string escaped)."""
+def organiser_part(store: Store, event: str | None = None) -> str:
+    """The organiser's view: the club events (``event``, else tonight's, first), matches, tokens,
+    private events and the forms (every string escaped)."""
     from dominolog.club.summary import listed_matches
+    from dominolog.web.organiser_events import events_part
 
     rows = listed_matches(store)
     out = [
-        '<h1>The organiser</h1><h2>Matches</h2><table class="board" id="matches"><thead><tr><th>table</th>'
+        "<h1>The organiser</h1>",
+        events_part(store, event),
+        '<h2>Matches</h2><table class="board" id="matches"><thead><tr><th>table</th>'
         "<th>match</th><th>event</th><th>players</th><th>status</th><th></th></tr></thead><tbody>"
     ]
     for r in rows:
@@ -107,7 +111,8 @@ def organiser_part(store: Store) -> str:
 def part(request: Request) -> HTMLResponse:
     store = request.app.state.web.stores.get()
     writer(request, store, None, "opens the organiser's page")
-    return HTMLResponse(organiser_part(store), headers={"Cache-Control": "no-store"})
+    event = request.query_params.get("event") or None
+    return HTMLResponse(organiser_part(store, event), headers={"Cache-Control": "no-store"})
 
 
 @router.post(

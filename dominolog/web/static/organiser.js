@@ -32,13 +32,29 @@
       );
     });
   }
+  var EVENT_KEY = "dominolog-organiser-event";
   function load() {
-    return call("GET", "/organiser/part")
+    var picked = sessionStorage.getItem(EVENT_KEY);
+    return call("GET", "/organiser/part" + (picked ? "?event=" + encodeURIComponent(picked) : ""))
       .then(function (r) { return r.text(); })
       .then(function (html) { main.innerHTML = html; if (state) state.textContent = "organiser"; })
       .catch(function (why) { say("The organiser's page is refused (" + why + "): open the organiser's link again."); });
   }
   function failed(why) { say("Refused: " + why); }
+  function saveCards(blob, name) {
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
+  function eventUrl(name, rest) { return "/api/events/" + encodeURIComponent(name) + (rest || ""); }
+  function eventStep(method, url, body, done) {
+    return call(method, url, body)
+      .then(function (r) { return r.json(); })
+      .then(function (doc) { say(done(doc)); return load(); }, failed);
+  }
 
   main.addEventListener("click", function (e) {
     var b = e.target.closest("button[data-action]");
@@ -55,6 +71,41 @@
     } else if (action === "revoke") {
       call("DELETE", "/api/tokens/" + encodeURIComponent(b.dataset.id))
         .then(function () { say("Token " + b.dataset.id + " revoked."); return load(); }, failed);
+    } else if (action === "pick-event") {
+      sessionStorage.setItem(EVENT_KEY, b.dataset.event);
+      load();
+    } else if (action === "pair") {
+      eventStep("POST", eventUrl(b.dataset.event, "/rounds"), {}, function (doc) {
+        return "Round " + doc.round + " paired: print its cards.";
+      });
+    } else if (action === "unpair") {
+      if (!window.confirm("Undo the last round's pairing?")) return;
+      eventStep("DELETE", eventUrl(b.dataset.event, "/rounds/last"), undefined, function (doc) {
+        return "Round " + doc.undone + "'s pairing undone: its matches are closed, and it can be paired again.";
+      });
+    } else if (action === "withdraw") {
+      if (!window.confirm("Withdraw " + b.dataset.entrant + " from the next round on?")) return;
+      eventStep("POST", eventUrl(b.dataset.event, "/withdrawals"), { entrant: b.dataset.entrant }, function () {
+        return b.dataset.entrant + " withdrawn from the next round on.";
+      });
+    } else if (action === "forfeit") {
+      var w = b.dataset.winner || null;
+      if (!window.confirm(w ? w + " wins " + b.dataset.match + " by forfeit?" : "Both sides lose " + b.dataset.match + "?")) return;
+      eventStep("POST", eventUrl(b.dataset.event, "/forfeits"), { match: b.dataset.match, winner: w }, function () {
+        return "Match " + b.dataset.match + " ended by the director.";
+      });
+    } else if (action === "end-event") {
+      if (!window.confirm("End the event? No more rounds can be paired.")) return;
+      eventStep("POST", eventUrl(b.dataset.event, "/end"), {}, function () { return "The event has ended."; });
+    } else if (action === "round-cards") {
+      call("POST", "/api/cards", { matches: JSON.parse(b.dataset.matches) })
+        .then(function (r) { return r.blob(); })
+        .then(function (blob) {
+          saveCards(blob, "round-" + b.dataset.round + "-cards.html");
+          say("Round " + b.dataset.round + "'s cards saved as round-" + b.dataset.round +
+            "-cards.html (a new table token a card; the table's earlier card tokens are revoked): open it and print it.");
+          return load();
+        }, failed);
     } else if (action === "cards") {
       call("POST", "/api/cards", {})
         .then(function (r) { return r.blob(); })
@@ -71,9 +122,32 @@
     }
   });
 
+  function submitEvent(form) {
+    var f = form.elements, name = form.dataset.event;
+    if (form.id === "event-form") {
+      var body = { name: f.name.value, format: f.format.value, rounds: Number(f.rounds.value),
+        variant: f.variant.value, teams: f.teams.checked };
+      if (f.target.value) body.options = { target: Number(f.target.value) };
+      sessionStorage.setItem(EVENT_KEY, f.name.value.trim());
+      return eventStep("POST", "/api/events", body, function () { return "Event " + body.name + " made."; });
+    }
+    if (form.id === "players-form") {
+      var names = f.names.value.split("\n").map(function (n) { return n.trim(); }).filter(Boolean);
+      return eventStep("POST", eventUrl(name, "/players"), { names: names, club: f.club.value || null }, function () {
+        return names.length + " player(s) registered.";
+      });
+    }
+    if (form.id === "team-form") {
+      return eventStep("POST", eventUrl(name, "/teams"), { team: f.team.value, players: [f.p1.value, f.p2.value] },
+        function () { return "Team " + f.team.value + " registered."; });
+    }
+    return null;
+  }
+
   main.addEventListener("submit", function (e) {
     e.preventDefault();
     var form = e.target, by = e.submitter;
+    if (submitEvent(form) !== null) return;
     var event = form.elements.event.value;
     if (by && by.name === "viewer") {
       call("POST", "/api/tokens", { role: "viewer", event: event, who: "organiser page" })
