@@ -258,6 +258,49 @@ class StoreContract:
             store._rollback()
         assert list(store.lines("m")) == before
 
+    # -- the club events' logs (issue 35): append-only, in sequence, one writer a seq ----------------------------
+    def test_club_records_are_kept_in_sequence_and_refused_to_change(self, store: Store) -> None:
+        from dominolog.store.clublog import ClubLogConflict
+
+        first = store.append_club_record("Club night", {"type": "event_create", "name": "Club night"}, 1)
+        second = store.append_club_record("Club night", {"type": "player_add", "name": "Zoë <b>"})
+        assert (first["seq"], second["seq"]) == (1, 2)
+        assert list(first) == ["type", "seq", "at", "name"]
+        with pytest.raises(ClubLogConflict, match="record 2 is taken"):
+            store.append_club_record("Club night", {"type": "player_add", "name": "Ben"}, 2)
+        store.append_club_record("Later", {"type": "event_create", "name": "Later"}, 1)
+        assert store.club_records("Club night") == [first, second]
+        assert set(store.club_events()) == {"Club night", "Later"}
+        for sql in ("UPDATE club_log SET json = '{}'", "DELETE FROM club_log"):
+            with pytest.raises(self.refused, match="append-only"):
+                store.conn.execute(sql)
+            store._rollback()
+        assert store.club_records("Club night") == [first, second]
+
+    def test_a_round_is_paired_with_its_matches_in_one_transaction(self, store: Store) -> None:
+        from dominolog.tournament.director import add_player, create_event, load, pair_next_round
+
+        create_event(store, "Club night", rounds=2, variant="ghost13", date="2026-12-06")
+        for name in ("Ana", "Ben", "Cy", "Dee", "Eve"):
+            add_player(store, "Club night", name)
+        rnd = pair_next_round(store, "Club night")
+        assert [(t.table, t.first, t.second, t.match) for t in rnd.tables] == [
+            (1, "Ana", "Cy", "club-night-r1-t1"),
+            (2, "Ben", "Dee", "club-night-r1-t2"),
+            (3, "Eve", None, None),
+        ]
+        start = store.start_of("club-night-r1-t2")
+        assert start is not None and start.obj["players"] == ["Ben", "Dee"]
+        assert start.obj["meta"] == {
+            "event": "Club night",
+            "round": "1",
+            "table": "2",
+            "leads": "Ben",
+            "date": "2026-12-06",
+        }
+        assert [r["type"] for r in store.club_records("Club night")][-1] == "round_pair"
+        assert load(store, "Club night").problems == []
+
     def test_verify_finds_a_row_changed_behind_the_store(self, store: Store) -> None:
         import_files(store, [GHOST])
         assert verify_stored(store, GHOST_ID).valid is False  # (a disputed match: invalid by its rules)

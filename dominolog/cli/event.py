@@ -40,10 +40,11 @@ def _echo_json(doc: Any) -> None:
 
 
 def _summary(ev: ClubEvent) -> str:
-    kind = "teams of 2" if ev.teams else "players"
+    n = len(ev.entrants)
+    kind = ("team" if n == 1 else "teams") + " of 2" if ev.teams else "player" if n == 1 else "players"
     return (
         f"{shown(ev.name)}: {ev.format}, {ev.rounds} round{'s' * (ev.rounds != 1)}, {shown(ev.variant)}, "
-        f"{len(ev.entrants)} {kind}, {len(ev.paired)} paired{', ended' if ev.ended else ''}"
+        f"{n} {kind}, {len(ev.paired)} round{'s' * (len(ev.paired) != 1)} paired{', ended' if ev.ended else ''}"
     )
 
 
@@ -274,7 +275,11 @@ def standings(
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     for row in rows:
-        typer.echo("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        typer.echo(
+            "  ".join(
+                c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
+        )
 
 
 @app.command("forfeit")

@@ -143,7 +143,12 @@ class ClubLog:
                 (match_id, "%disagrees: hand %"),
             ).fetchall()
         ]
-        return {"deals": counts.get("deal", 0), "hands": counts.get("hand_end", 0), "end": reason, "disagreed": disagreed}
+        return {
+            "deals": counts.get("deal", 0),
+            "hands": counts.get("hand_end", 0),
+            "end": reason,
+            "disagreed": disagreed,
+        }
 
     def match_rows(self, match_ids: list[str]) -> dict[str, dict[str, Any]]:
         """The ``matches`` rows of these matches (those stored), by id."""

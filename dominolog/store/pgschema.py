@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from dominolog.store.access import ACCESS_TABLES
-from dominolog.store.clublog import PG_CLUB_LOG
-from dominolog.store.clublog import TABLE as CLUB_TABLE
 from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
+from dominolog.store.clublog import PG_CLUB_LOG
+from dominolog.store.clublog import TABLE as CLUB_TABLE
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
 from dominolog.store.pgviews import FUNCTIONS, VIEW_NAMES, VIEWS
 from dominolog.store.store import BUSY_SECONDS
@@ -248,7 +248,8 @@ def _add_views(conn: PgConnection) -> None:
 
 def _add_access(conn: PgConnection) -> None:
     """Give a store made before them the tables of :mod:`dominolog.store.access` (tokens, idempotent
-    answers) and the club events' logs (:mod:`dominolog.store.clublog`); left for a later opening when the role may not create them."""
+    answers) and the club events' logs (:mod:`dominolog.store.clublog`);
+    left for a later opening when the role may not create them."""
     import psycopg
 
     try:

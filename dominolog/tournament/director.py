@@ -214,7 +214,7 @@ def _match_start(ev: ClubEvent, number: int, table: Table, mid: str, at: str) ->
 def _swiss_entrants(store: Store, ev: ClubEvent) -> list[SwissEntrant]:
     results = event_results(store, ev)
     rows = standings_rows(ev, results)
-    place = {r.id: i + 1 for i, r in enumerate(rows)}
+    place = {r.id: r.place for r in rows}
     active = set(ev.active_entrants())
     opponents: dict[str, set[str]] = {e: set() for e in ev.entrants}
     byes: set[str] = set()
@@ -229,7 +229,8 @@ def _swiss_entrants(store: Store, ev: ClubEvent) -> list[SwissEntrant]:
             leads[t.first].append(True)
             leads[t.second].append(False)
     score = {r.id: r.match_points for r in rows}
-    ordered = sorted(active, key=lambda e: place.get(e, len(place) + 1))
+    entered = {e: i for i, e in enumerate(ev.entrants)}  # (ties: the order they registered in)
+    ordered = sorted(active, key=lambda e: (place.get(e, len(place) + 1), entered[e]))
     return [
         SwissEntrant(e, score.get(e, 0.0), i + 1, frozenset(opponents[e]), e in byes, tuple(leads[e]))
         for i, e in enumerate(ordered)
@@ -420,9 +421,7 @@ def event_document(store: Store, ev: ClubEvent, round_no: int | None = None) -> 
     return {
         "event": ev.as_dict(),
         "planned_rounds": planned_rounds(ev),
-        "rounds": [
-            {"round": r.number, "tables": [s.as_dict() for s in table_states(store, ev, r)]} for r in ev.paired
-        ],
+        "rounds": [{"round": r.number, "tables": [s.as_dict() for s in table_states(store, ev, r)]} for r in ev.paired],
         "standings": {"after_round": round_no, "rows": [standings_row_dict(r, ev) for r in rows]},
     }
 

@@ -96,9 +96,15 @@ def match_state(store: Store, ev: ClubEvent, table: Table) -> tuple[str, str, tu
         won = f"{winner} wins" if winner else "drawn"
         if int(row.get("violations") or 0):
             return "disputed", f"ended, {won}, {score}; the rules find {row['violations']} violation(s)", points
-        disagreed = [a for a in (read_agreement(_json(t)) for t in marks["disagreed"]) if a is not None and not a.agrees]
+        disagreed = [
+            a for a in (read_agreement(_json(t)) for t in marks["disagreed"]) if a is not None and not a.agrees
+        ]
         if disagreed:
-            return "not agreed", f"ended, {won}, {score}; {disagreed[0].player} disagreed with hand {disagreed[0].hand}", points
+            return (
+                "not agreed",
+                f"ended, {won}, {score}; {disagreed[0].player} disagreed with hand {disagreed[0].hand}",
+                points,
+            )
         return "ended", f"ended, {won}, {score}", points
     if marks["deals"] == 0:
         return "not started", "not started", None
@@ -135,7 +141,9 @@ def event_results(store: Store, ev: ClubEvent) -> list[Result]:
 def round_complete(store: Store, ev: ClubEvent, rnd: Round) -> list[str]:
     """What the round still waits for (empty: complete), each as ``table N: state``."""
     return [
-        f"table {t.table}: {match_state(store, ev, t)[1]}" for t in rnd.tables if table_result(store, ev, rnd, t) is None
+        f"table {t.table}: {match_state(store, ev, t)[1]}"
+        for t in rnd.tables
+        if table_result(store, ev, rnd, t) is None
     ]
 
 

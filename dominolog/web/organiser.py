@@ -62,7 +62,7 @@ def organiser_part(store: Store, event: str | None = None) -> str:
         "<h1>The organiser</h1>",
         events_part(store, event),
         '<h2>Matches</h2><table class="board" id="matches"><thead><tr><th>table</th>'
-        "<th>match</th><th>event</th><th>players</th><th>status</th><th></th></tr></thead><tbody>"
+        "<th>match</th><th>event</th><th>players</th><th>status</th><th></th></tr></thead><tbody>",
     ]
     for r in rows:
         meta = r["meta"] if isinstance(r["meta"], dict) else {}

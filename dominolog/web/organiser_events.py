@@ -57,7 +57,7 @@ def new_event_form() -> str:
 
 
 def _roster(ev: ClubEvent) -> str:
-    out = [f"<h4>Players ({len(ev.players)})</h4><ul class=\"roster\">"]
+    out = [f'<h4>Players ({len(ev.players)})</h4><ul class="roster">']
     for p in ev.players.values():
         entrant = ev.entrants.get(p.name)
         left = entrant is not None and not entrant.active
@@ -80,7 +80,7 @@ def _roster(ev: ClubEvent) -> str:
             '<label>club <input name="club" maxlength="100"></label> <button type="submit">register</button></form>'
         )
     if ev.teams:
-        out.append(f"<h4>Teams ({len(ev.entrants)})</h4><ul class=\"roster\">")
+        out.append(f'<h4>Teams ({len(ev.entrants)})</h4><ul class="roster">')
         for e in ev.entrants.values():
             action = (
                 _button("withdraw", "withdraw", event=ev.name, entrant=e.name) if e.active else "<em>withdrawn</em>"
@@ -117,7 +117,9 @@ def _round(ev: ClubEvent, doc: dict[str, Any], last: bool) -> str:
         if t["state"] not in ("ended", "forfeit", "disputed", "not agreed") and not ev.ended:
             actions = " ".join(
                 (
-                    _button("forfeit", f"{t['first']} wins by forfeit", event=ev.name, match=t["match"], winner=t["first"]),
+                    _button(
+                        "forfeit", f"{t['first']} wins by forfeit", event=ev.name, match=t["match"], winner=t["first"]
+                    ),
                     _button(
                         "forfeit", f"{t['second']} wins by forfeit", event=ev.name, match=t["match"], winner=t["second"]
                     ),
@@ -162,7 +164,7 @@ def _standings(doc: dict[str, Any]) -> str:
             f"<td>{r['points_against']}</td><td>{r['difference']:+d}</td></tr>"
         )
     out.append(
-        "</tbody></table><p class=\"note\">Ranked by match points (a win 1, a draw 1/2, a bye or a forfeit won 1), "
+        '</tbody></table><p class="note">Ranked by match points (a win 1, a draw 1/2, a bye or a forfeit won 1), '
         "then points for minus points against, then points for, then the games between those still tied.</p>"
     )
     return "".join(out)
