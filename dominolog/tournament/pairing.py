@@ -26,19 +26,18 @@ when one exists):
 
 1. the bye goes to the lowest-ranked entrant of the lowest score group who has not had one (the next
    one up when giving it to them would leave the others unpairable);
-2. as few and as small score differences as possible between opponents: each table costs the square
+2. the colour limits, whenever some pairing keeps them: nobody leads first (or second) three rounds
+   in a row, and nobody leads first two more times than second (or the other way round). As in
+   FIDE's Dutch system this counts before the score groups: an entrant floats rather than lead
+   first a third time running;
+3. as few and as small score differences as possible between opponents: each table costs the square
    of its score difference (in half points), so an entrant who cannot be paired in their score group
    floats down to the next group rather than further (the Dutch system's idea);
-3. the colour limits, when the pairing can keep them: nobody leads first (or second) three rounds in
-   a row, and nobody leads first two more times than second (or the other way round);
 4. colour preferences: two entrants who both want to lead first (or both second) meet only when
    that cannot be avoided;
 5. within a score group the top half meets the bottom half in rank order (1st against the first of
    the bottom half, 2nd against the second, ...); an entrant floating down is the lowest-ranked of
    their group, and meets the highest-ranked of the group below.
-
-So score groups come before colours: a colour limit is kept whenever some pairing with the best
-score differences keeps it (FIDE's Dutch system would rather float someone).
 
 Who leads first at a table: if only one way keeps the colour limits, that way; otherwise the entrant
 who has led first fewer times; equal: the one who led second last round; still equal, the
@@ -253,11 +252,11 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
     rank_unit = 1
     rank_worst = 2 * n * n
     pref_unit = rank_unit * (pairs_at_most * rank_worst + 1)
-    bad_unit = pref_unit * (pairs_at_most + 1)
-    score_unit = bad_unit * (pairs_at_most + 1)
+    score_unit = pref_unit * (pairs_at_most + 1)
     score_worst = max_diff * max_diff
-    base = score_unit * (score_worst + 1)
-    bye_unit = score_unit * (pairs_at_most * score_worst + 1)
+    bad_unit = score_unit * (pairs_at_most * score_worst + 1)
+    base = bad_unit + score_unit * (score_worst + 1)
+    bye_unit = bad_unit * (pairs_at_most + 1)
 
     def rank_cost(i: int, j: int) -> int:
         gi, gj = group_of[i], group_of[j]
