@@ -9,7 +9,10 @@ entrants withdrawing between rounds, late entries at 0), with the standings from
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
@@ -233,7 +236,10 @@ def all_pairings(entrants: list[SwissEntrant]) -> Iterator[list[tuple[SwissEntra
                 yield [(head, other), *tail]
 
 
-def aims(entrants: Sequence[SwissEntrant], bye: str | None, pairs: list[tuple[SwissEntrant, SwissEntrant]]) -> tuple:
+Aims = tuple[int, int, int, int]
+
+
+def aims(entrants: Sequence[SwissEntrant], bye: str | None, pairs: list[tuple[SwissEntrant, SwissEntrant]]) -> Aims:
     """The documented aims 1 to 4, smaller is better: bye's place, colour limits, score differences, wishes."""
     order = bye_order(entrants)
     return (
@@ -244,10 +250,10 @@ def aims(entrants: Sequence[SwissEntrant], bye: str | None, pairs: list[tuple[Sw
     )
 
 
-def best_aims(entrants: Sequence[SwissEntrant]) -> tuple | None:
+def best_aims(entrants: Sequence[SwissEntrant]) -> Aims | None:
     """By brute force over every allowed pairing (small fields only)."""
-    byes: list[str | None] = bye_order(entrants) if len(entrants) % 2 else [None]
-    best = None
+    byes: list[str | None] = [*bye_order(entrants)] if len(entrants) % 2 else [None]
+    best: Aims | None = None
     for bye in byes:
         rest = [e for e in entrants if e.id != bye]
         for pairs in all_pairings(rest):
@@ -376,7 +382,7 @@ def tournament(seed: int, n: int, rounds: int, churn: bool) -> Iterator[tuple[li
             pairings = swiss_round(entrants)
         except NoPairing:
             # only when there truly is no pairing: every possible bye leaves the rest unpairable
-            byes: list[str | None] = bye_order(entrants) if len(entrants) % 2 else [None]
+            byes: list[str | None] = [*bye_order(entrants)] if len(entrants) % 2 else [None]
             assert not any(perfectly_pairable([e for e in entrants if e.id != bye]) for bye in byes)
             return
         yield entrants, pairings
@@ -409,6 +415,35 @@ def test_swiss_is_deterministic(seed: int, n: int, rounds: int) -> None:
         shuffled = list(entrants)
         rng.shuffle(shuffled)
         assert swiss_round(shuffled) == pairings, "the input's order does not matter"
+
+
+SAME_IN_EVERY_RUN = """
+import random
+from dominolog.tournament.pairing import SwissEntrant, swiss_round
+rng = random.Random(35)
+ids = [f"p{i}" for i in range(31)]
+entrants = [
+    SwissEntrant(x, rng.choice([0, 0.5, 1, 1.5, 2]), n, frozenset(rng.sample(ids, 3)) - {x}, rng.random() < 0.5,
+                 tuple(rng.random() < 0.5 for _ in range(2)))
+    for n, x in enumerate(ids, start=1)
+]
+print(swiss_round(entrants))
+"""
+
+
+def test_swiss_is_the_same_in_every_run() -> None:
+    """Entrants' ids are strings, whose hashes change from one Python run to the next: not the pairings."""
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", SAME_IN_EVERY_RUN],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1 and "Pairing(table=1" in outputs.pop()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

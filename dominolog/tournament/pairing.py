@@ -201,9 +201,6 @@ def _validate(entrants: Sequence[SwissEntrant]) -> None:
         raise ValueError("two entrants have the same rank (ranks must be unique)")
 
 
-_BYE = object()  # the matching's node for the bye
-
-
 def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
     """Pair one Swiss round of ``entrants`` (the active ones) under the rules of the module's docstring.
 
@@ -292,7 +289,11 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
         near.discard(i)
         return near
 
-    def match(every_pair: bool) -> dict[object, object]:
+    # the matching's nodes are ints (places in ``order``; the bye is ``n``): nothing in it depends on a
+    # hash that changes from one run to the next (str hashes do)
+    bye_node = n
+
+    def match(every_pair: bool) -> dict[int, int]:
         graph = nx.Graph()
         graph.add_nodes_from(range(n))
         for i in range(n):
@@ -302,8 +303,8 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
                     graph.add_edge(i, j, weight=weight(i, j))
         if odd:
             for k, i in enumerate(bye_candidates):
-                graph.add_edge(_BYE, i, weight=(len(bye_candidates) - k) * bye_unit)
-        mates: dict[object, object] = {}
+                graph.add_edge(bye_node, i, weight=(len(bye_candidates) - k) * bye_unit)
+        mates: dict[int, int] = {}
         for u, v in nx.max_weight_matching(graph, maxcardinality=True):
             mates[u] = v
             mates[v] = u
@@ -324,10 +325,9 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
     bye: str | None = None
     for i in range(n):
         mate = mates[i]
-        if mate is _BYE:
+        if mate == bye_node:
             bye = order[i].id
             continue
-        assert isinstance(mate, int)
         if mate < i:
             continue
         a, b = order[i], order[mate]
