@@ -49,7 +49,7 @@ the better rank. The bye is listed last, numbered after the last table.
 
 Above ``FULL_GRAPH_UP_TO`` entrants the matching looks only at likely opponents (each entrant's
 neighbours in the standings and around their ideal opponent in their group); if they cannot all be
-paired that way it looks at every allowed pair.
+paired that way, or the bye would not go to the first in line, it looks at every allowed pair.
 """
 
 from __future__ import annotations
@@ -311,8 +311,8 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
         return mates
 
     mates = match(every_pair=n <= FULL_GRAPH_UP_TO)
-    if len(mates) < n + odd and n > FULL_GRAPH_UP_TO:
-        mates = match(every_pair=True)
+    if n > FULL_GRAPH_UP_TO and (len(mates) < n + odd or (odd and mates.get(bye_node) != bye_candidates[0])):
+        mates = match(every_pair=True)  # the likely opponents left someone unpaired, or moved the bye
     if len(mates) < n + odd:
         unpaired = sorted(order[i].id for i in range(n) if i not in mates)
         raise NoPairing(
