@@ -7,7 +7,7 @@ Round robin
 -----------
 ``berger_table(n)`` is FIDE's Berger table for ``n`` start numbers (FIDE Handbook C.05, Annex 1), as
 printed: round 1 is ``1-n, 2-(n-1), ...``; each next round adds ``n/2`` to every start number but
-``n`` (counting round ``1..n-1``), keeps the board order, and start number ``n`` leads first in the
+``n`` (going round from ``n-1`` back to 1), keeps the board order, and start number ``n`` leads first in the
 even rounds and second in the odd ones, always on board 1. With an odd number of entrants the table
 of ``n+1`` is used and whoever meets start number ``n+1`` has the bye.
 
@@ -21,8 +21,8 @@ them raises ``NoPairing``, saying why):
   has a second bye.
 
 Within those, the pairing is the best one by these aims, each one counting before all the next
-(they are the weights of one maximum-weight perfect matching, so the best pairing is always found
-when one exists):
+(they are the weights of one maximum-weight perfect matching, so a pairing is always found when one
+exists, and up to ``FULL_GRAPH_UP_TO`` entrants it is the best one):
 
 1. the bye goes to the lowest-ranked entrant of the lowest score group who has not had one (the next
    one up when giving it to them would leave the others unpairable);
@@ -332,7 +332,7 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
             continue
         a, b = order[i], order[mate]
         first, second = (a, b) if _leads_first(a, b) else (b, a)
-        key = (-max(half_points[i], half_points[mate]), -(half_points[i] + half_points[mate]), i)
+        key = (-max(half_points[i], half_points[mate]), -(half_points[i] + half_points[mate]), min(a.rank, b.rank))
         tables.append((key, Pairing(0, first.id, second.id)))
     tables.sort(key=lambda t: t[0])
     result = [Pairing(t, p.first, p.second) for t, (_, p) in enumerate(tables, start=1)]
