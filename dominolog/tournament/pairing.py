@@ -7,7 +7,7 @@ Round robin
 -----------
 ``berger_table(n)`` is FIDE's Berger table for ``n`` start numbers (FIDE Handbook C.05, Annex 1), as
 printed: round 1 is ``1-n, 2-(n-1), ...``; each next round adds ``n/2`` to every start number but
-``n`` (counting round ``1..n-1``), keeps the board order, and start number ``n`` leads first in the
+``n`` (going round from ``n-1`` back to 1), keeps the board order, and start number ``n`` leads first in the
 even rounds and second in the odd ones, always on board 1. With an odd number of entrants the table
 of ``n+1`` is used and whoever meets start number ``n+1`` has the bye.
 
@@ -21,24 +21,23 @@ them raises ``NoPairing``, saying why):
   has a second bye.
 
 Within those, the pairing is the best one by these aims, each one counting before all the next
-(they are the weights of one maximum-weight perfect matching, so the best pairing is always found
-when one exists):
+(they are the weights of one maximum-weight perfect matching, so a pairing is always found when one
+exists, and up to ``FULL_GRAPH_UP_TO`` entrants it is the best one):
 
 1. the bye goes to the lowest-ranked entrant of the lowest score group who has not had one (the next
    one up when giving it to them would leave the others unpairable);
-2. as few and as small score differences as possible between opponents: each table costs the square
+2. the colour limits, whenever some pairing keeps them: nobody leads first (or second) three rounds
+   in a row, and nobody leads first two more times than second (or the other way round). As in
+   FIDE's Dutch system this counts before the score groups: an entrant floats rather than lead
+   first a third time running;
+3. as few and as small score differences as possible between opponents: each table costs the square
    of its score difference (in half points), so an entrant who cannot be paired in their score group
    floats down to the next group rather than further (the Dutch system's idea);
-3. the colour limits, when the pairing can keep them: nobody leads first (or second) three rounds in
-   a row, and nobody leads first two more times than second (or the other way round);
 4. colour preferences: two entrants who both want to lead first (or both second) meet only when
    that cannot be avoided;
 5. within a score group the top half meets the bottom half in rank order (1st against the first of
    the bottom half, 2nd against the second, ...); an entrant floating down is the lowest-ranked of
    their group, and meets the highest-ranked of the group below.
-
-So score groups come before colours: a colour limit is kept whenever some pairing with the best
-score differences keeps it (FIDE's Dutch system would rather float someone).
 
 Who leads first at a table: if only one way keeps the colour limits, that way; otherwise the entrant
 who has led first fewer times; equal: the one who led second last round; still equal, the
@@ -50,7 +49,7 @@ the better rank. The bye is listed last, numbered after the last table.
 
 Above ``FULL_GRAPH_UP_TO`` entrants the matching looks only at likely opponents (each entrant's
 neighbours in the standings and around their ideal opponent in their group); if they cannot all be
-paired that way it looks at every allowed pair.
+paired that way, or the bye would not go to the first in line, it looks at every allowed pair.
 """
 
 from __future__ import annotations
@@ -202,9 +201,6 @@ def _validate(entrants: Sequence[SwissEntrant]) -> None:
         raise ValueError("two entrants have the same rank (ranks must be unique)")
 
 
-_BYE = object()  # the matching's node for the bye
-
-
 def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
     """Pair one Swiss round of ``entrants`` (the active ones) under the rules of the module's docstring.
 
@@ -253,11 +249,11 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
     rank_unit = 1
     rank_worst = 2 * n * n
     pref_unit = rank_unit * (pairs_at_most * rank_worst + 1)
-    bad_unit = pref_unit * (pairs_at_most + 1)
-    score_unit = bad_unit * (pairs_at_most + 1)
+    score_unit = pref_unit * (pairs_at_most + 1)
     score_worst = max_diff * max_diff
-    base = score_unit * (score_worst + 1)
-    bye_unit = score_unit * (pairs_at_most * score_worst + 1)
+    bad_unit = score_unit * (pairs_at_most * score_worst + 1)
+    base = bad_unit + score_unit * (score_worst + 1)
+    bye_unit = bad_unit * (pairs_at_most + 1)
 
     def rank_cost(i: int, j: int) -> int:
         gi, gj = group_of[i], group_of[j]
@@ -293,7 +289,11 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
         near.discard(i)
         return near
 
-    def match(every_pair: bool) -> dict[object, object]:
+    # the matching's nodes are ints (places in ``order``; the bye is ``n``): nothing in it depends on a
+    # hash that changes from one run to the next (str hashes do)
+    bye_node = n
+
+    def match(every_pair: bool) -> dict[int, int]:
         graph = nx.Graph()
         graph.add_nodes_from(range(n))
         for i in range(n):
@@ -303,16 +303,16 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
                     graph.add_edge(i, j, weight=weight(i, j))
         if odd:
             for k, i in enumerate(bye_candidates):
-                graph.add_edge(_BYE, i, weight=(len(bye_candidates) - k) * bye_unit)
-        mates: dict[object, object] = {}
+                graph.add_edge(bye_node, i, weight=(len(bye_candidates) - k) * bye_unit)
+        mates: dict[int, int] = {}
         for u, v in nx.max_weight_matching(graph, maxcardinality=True):
             mates[u] = v
             mates[v] = u
         return mates
 
     mates = match(every_pair=n <= FULL_GRAPH_UP_TO)
-    if len(mates) < n + odd and n > FULL_GRAPH_UP_TO:
-        mates = match(every_pair=True)
+    if n > FULL_GRAPH_UP_TO and (len(mates) < n + odd or (odd and mates.get(bye_node) != bye_candidates[0])):
+        mates = match(every_pair=True)  # the likely opponents left someone unpaired, or moved the bye
     if len(mates) < n + odd:
         unpaired = sorted(order[i].id for i in range(n) if i not in mates)
         raise NoPairing(
@@ -325,15 +325,14 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> list[Pairing]:
     bye: str | None = None
     for i in range(n):
         mate = mates[i]
-        if mate is _BYE:
+        if mate == bye_node:
             bye = order[i].id
             continue
-        assert isinstance(mate, int)
         if mate < i:
             continue
         a, b = order[i], order[mate]
         first, second = (a, b) if _leads_first(a, b) else (b, a)
-        key = (-max(half_points[i], half_points[mate]), -(half_points[i] + half_points[mate]), i)
+        key = (-max(half_points[i], half_points[mate]), -(half_points[i] + half_points[mate]), min(a.rank, b.rank))
         tables.append((key, Pairing(0, first.id, second.id)))
     tables.sort(key=lambda t: t[0])
     result = [Pairing(t, p.first, p.second) for t, (_, p) in enumerate(tables, start=1)]
