@@ -115,6 +115,17 @@ def part(request: Request) -> HTMLResponse:
     return HTMLResponse(organiser_part(store, event), headers={"Cache-Control": "no-store"})
 
 
+@router.get("/organiser/events", response_class=HTMLResponse, include_in_schema=False)
+def events(request: Request) -> HTMLResponse:
+    """The club events part alone (``?event=``): the page fetches it again when a match moves."""
+    from dominolog.web.organiser_events import events_part
+
+    store = request.app.state.web.stores.get()
+    writer(request, store, None, "opens the organiser's page")
+    event = request.query_params.get("event") or None
+    return HTMLResponse(events_part(store, event), headers={"Cache-Control": "no-store"})
+
+
 @router.post(
     "/api/cards",
     summary="Table cards (the organiser): a printable page, a new table token a card",

@@ -164,5 +164,38 @@
     }
   });
 
+  // the club event's tables and standings kept current: when a match moves (the board's stream), the
+  // events part is fetched again, unless the organiser is typing in one of its forms
+  var busy = false, again = false;
+  function typing() {
+    var events = document.getElementById("events");
+    if (!events) return false;
+    var a = document.activeElement;
+    if (a && events.contains(a) && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName)) return true;
+    return Array.prototype.some.call(events.querySelectorAll("textarea, input[type=text], input:not([type])"),
+      function (f) { return f.value !== ""; });
+  }
+  function refreshEvents() {
+    var events = document.getElementById("events");
+    if (!events || typing()) return;
+    if (busy) { again = true; return; }
+    busy = true;
+    var picked = sessionStorage.getItem(EVENT_KEY);
+    call("GET", "/organiser/events" + (picked ? "?event=" + encodeURIComponent(picked) : ""))
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var now = document.getElementById("events");
+        if (now && !typing()) now.outerHTML = html;
+      })
+      .catch(function () {})
+      .then(function () { busy = false; if (again) { again = false; refreshEvents(); } });
+  }
+  if (window.EventSource) {
+    var source = new EventSource("/api/board/stream");
+    source.onmessage = refreshEvents;
+    source.addEventListener("board", refreshEvents);
+    source.onopen = refreshEvents;  // (after a lost connection: what moved meanwhile)
+  }
+
   load();
 })();
