@@ -37,6 +37,7 @@ STORE_TABLES = {
     "tokens",
     "idempotency",
     "private_events",
+    "club_log",
 }
 
 

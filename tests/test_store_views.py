@@ -358,6 +358,7 @@ def _old_store(db: Path) -> Path:
         store.conn.execute("DROP TABLE tokens")  # (issue 26's tables, newer still)
         store.conn.execute("DROP TABLE idempotency")
         store.conn.execute("DROP TABLE private_events")
+        store.conn.execute("DROP TABLE club_log")  # (issue 35's, newer still)
     assert _views(db) == []
     return db
 
@@ -395,6 +396,7 @@ def test_an_old_store_gets_the_views_when_opened_writable(tmp_path: Path, read_o
             "tokens",  # (and the tables of issue 26, added likewise)
             "idempotency",
             "private_events",
+            "club_log",  # (issue 35's club events' logs, added likewise)
         ]
         assert store.conn.execute("SELECT value FROM dominolog_meta WHERE key = 'schema_version'").fetchone() == ("1",)
         assert store.conn.execute("SELECT count(*), sum(points) FROM hand_scores").fetchone() == (12, 221)
