@@ -277,3 +277,32 @@ def test_a_record_that_does_not_fit_is_named_and_the_rest_is_read(tmp_path: Path
         "record 4: no entrant 'Zed' in the event",
         "record 5: the next round is 1, not 2",
     ]
+
+
+def test_a_double_bergen_team_scores_the_sum_of_its_two_players(tmp_path: Path) -> None:
+    """Double Bergen has no partnerships (its rulings score each player): in a team event two teams of two
+    sit crosswise (seats 1 and 3 against 2 and 4), each player scores alone, and a team's points are the
+    sum of its players' totals; the higher sum wins the match for the team."""
+    from dominolog.log.writer import dump_line
+    from dominolog.tournament.director import add_team, event_document
+
+    with open_store(tmp_path / "s.db") as store:
+        create_event(store, "Bergen", rounds=1, variant="double-bergen", team_size=2)
+        for p in ("Ana", "Ben", "Cy", "Dee"):
+            add_player(store, "Bergen", p)
+        add_team(store, "Bergen", "North", ["Ana", "Ben"])
+        add_team(store, "Bergen", "South", ["Cy", "Dee"])
+        [table] = pair_next_round(store, "Bergen").tables
+        assert table.match is not None
+        start = store.start_of(table.match)
+        assert start is not None and start.obj["players"] == ["Ana", "Cy", "Ben", "Dee"]
+        assert "options" not in start.obj  # (no partners option: Double Bergen has none)
+        for e in simulate_match("double-bergen", "bergen", players=start.obj["players"])[1:]:
+            store.append(table.match, dump_line({k: v for k, v in e.items() if k not in ("seq", "hash")}).encode())
+        totals = json.loads(store.match_rows([table.match])[table.match]["totals"])
+        north, south = totals["Ana"] + totals["Ben"], totals["Cy"] + totals["Dee"]
+        rows = {r["entrant"]: r for r in event_document(store, load(store, "Bergen"))["standings"]["rows"]}
+        assert (rows["North"]["points_for"], rows["North"]["points_against"]) == (north, south)
+        assert (rows["South"]["points_for"], rows["South"]["points_against"]) == (south, north)
+        winner = "North" if north > south else "South"
+        assert rows[winner]["wins"] == 1 and rows[winner]["place"] == 1 and north != south
