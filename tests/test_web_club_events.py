@@ -286,3 +286,27 @@ def test_who_may_run_an_event(server: Server) -> None:
     part = s.client.get("/organiser/events", headers=s.auth(s.organiser)).text
     assert "<img src=x" not in part and "&lt;img src=x onerror=alert(1)&gt;" in part
     assert s.client.get("/api/events").json()["events"][0]["name"] == "N"
+
+
+def test_the_events_public_pages_and_a_private_event(server: Server) -> None:
+    """``/events`` and ``/events/NAME`` for everyone in the room (names escaped); a private event is
+    absent without a key that sees it, as a private match is."""
+    s = server
+    org = s.auth(s.organiser)
+    s.client.post("/api/events", json={"name": "Night <i>", "variant": "ghost13"}, headers=org)
+    s.client.post("/api/events/Night <i>/players", json={"names": ["Ana", "Ben <b>"]}, headers=org)
+    s.client.post("/api/events/Night <i>/rounds", headers=org)
+    listed = s.client.get("/events")
+    assert listed.status_code == 200 and 'href="/events/Night%20%3Ci%3E"' in listed.text
+    page = s.client.get("/events/Night%20%3Ci%3E")
+    assert page.status_code == 200 and "<i>" not in page.text and "<b>" not in page.text
+    assert "Night &lt;i&gt;" in page.text and "Ben &lt;b&gt;" in page.text
+    assert 'data-part="/events/Night%20%3Ci%3E/part"' in page.text and 'data-action="forfeit"' not in page.text
+    assert s.client.get("/events/Nowhere").status_code == 404
+    assert s.client.post("/api/private", json={"event": "Night <i>"}, headers=org).status_code == 200
+    for url in ("/events/Night%20%3Ci%3E", "/events/Night%20%3Ci%3E/part", "/api/events/Night%20%3Ci%3E"):
+        assert s.client.get(url).status_code == 404, url
+    assert "Night" not in s.client.get("/events").text and s.client.get("/api/events").json() == {"events": []}
+    key = s.client.post("/api/tokens", json={"role": "viewer", "event": "Night <i>"}, headers=org).json()["token"]
+    assert s.client.get("/events/Night%20%3Ci%3E", params={"key": key}).status_code == 200
+    assert s.client.get("/api/events/Night%20%3Ci%3E", headers=s.auth(key)).status_code == 200

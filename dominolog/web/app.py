@@ -103,7 +103,7 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
     """The app serving the store ``target`` (a SQLite file or a PostgreSQL URL, which must exist); with
     ``analyse``, keeping the matches' analyses current as hands end (:mod:`dominolog.web.analyser`)."""
     from dominolog import __version__
-    from dominolog.web import api, events_api, organiser, pages, recorder, results, tokens_api
+    from dominolog.web import api, event_pages, events_api, organiser, pages, recorder, results, tokens_api
     from dominolog.web.ids import MatchIds
 
     web = Web(target, rate)
@@ -165,6 +165,7 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
     app.include_router(results.router)
     app.include_router(pages.router)
     app.include_router(organiser.router)
+    app.include_router(event_pages.router)
     favicon = (resources.files("dominolog.web") / "static" / "favicon.ico").read_bytes()
 
     @app.get("/favicon.ico", include_in_schema=False)

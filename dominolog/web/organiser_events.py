@@ -100,21 +100,24 @@ def _roster(ev: ClubEvent) -> str:
     return "".join(out)
 
 
-def _round(ev: ClubEvent, doc: dict[str, Any], last: bool) -> str:
+def round_table(ev: ClubEvent, doc: dict[str, Any], last: bool, director: bool = True) -> str:
+    """A round's tables and their state (``director``: with the director's buttons)."""
     rnd = doc["round"]
     out = [
         f'<h4 id="round-{rnd}">Round {rnd}</h4><table class="board round" data-round="{rnd}"><thead><tr>'
-        "<th>table</th><th>leads first</th><th>against</th><th>match</th><th>state</th><th></th></tr></thead><tbody>"
+        "<th>table</th><th>leads first</th><th>against</th><th>match</th><th>state</th>"
+        + ("<th></th>" if director else "")
+        + "</tr></thead><tbody>"
     ]
     for t in doc["tables"]:
         if t["second"] is None:
             out.append(
                 f'<tr class="bye"><td>{t["table"]}</td><td>{esc(t["first"])}</td><td>bye</td><td></td>'
-                f"<td>{esc(t['words'])}</td><td></td></tr>"
+                f"<td>{esc(t['words'])}</td>" + ("<td></td></tr>" if director else "</tr>")
             )
             continue
         actions = ""
-        if t["state"] not in ("ended", "forfeit", "disputed", "not agreed") and not ev.ended:
+        if director and t["state"] not in ("ended", "forfeit", "disputed", "not agreed") and not ev.ended:
             actions = " ".join(
                 (
                     _button(
@@ -130,9 +133,12 @@ def _round(ev: ClubEvent, doc: dict[str, Any], last: bool) -> str:
         link = f'<a href="/m/{_attr(_quote(t["match"]))}">{esc(t["match"])}</a>'
         out.append(
             f'<tr class="state-{_attr(t["state"].replace(" ", "-"))}"><td>{t["table"]}</td><td>{first}</td>'
-            f"<td>{esc(t['second'])}</td><td>{link}</td><td>{esc(t['words'])}</td><td>{actions}</td></tr>"
+            f"<td>{esc(t['second'])}</td><td>{link}</td><td>{esc(t['words'])}</td>"
+            + (f"<td>{actions}</td></tr>" if director else "</tr>")
         )
     out.append("</tbody></table>")
+    if not director:
+        return "".join(out)
     matches = [t["match"] for t in doc["tables"] if t["match"] is not None]
     buttons = [_button("round-cards", f"print round {rnd}'s cards", matches=json.dumps(matches), round=rnd)]
     if last and not ev.ended and all(t["state"] in ("not started", "bye") for t in doc["tables"]):
@@ -147,7 +153,8 @@ def _quote(text: str) -> str:
     return quote(text, safe="")
 
 
-def _standings(doc: dict[str, Any]) -> str:
+def standings_table(doc: dict[str, Any]) -> str:
+    """The event's standings, with how they are ranked."""
     rows = doc["standings"]["rows"]
     if not rows:
         return ""
@@ -200,7 +207,7 @@ def events_part(store: Store, wanted: str | None) -> str:
         )
         out.append(_roster(ev))
         for i, rnd in enumerate(doc["rounds"]):
-            out.append(_round(ev, rnd, i == len(doc["rounds"]) - 1))
+            out.append(round_table(ev, rnd, i == len(doc["rounds"]) - 1))
         if not ev.ended:
             waiting = round_complete(store, ev, ev.paired[-1]) if ev.paired else []
             if len(ev.paired) < planned or (not ev.paired and planned == 0):
@@ -208,7 +215,7 @@ def events_part(store: Store, wanted: str | None) -> str:
                 note = f' <span class="note">waiting for {esc("; ".join(waiting))}</span>' if waiting else ""
                 out.append(f'<p class="actions">{_button("pair", label, event=ev.name)}{note}</p>')
             out.append(f'<p class="actions">{_button("end-event", "end the event", event=ev.name)}</p>')
-        out.append(_standings(doc))
+        out.append(standings_table(doc))
         for problem in ev.problems:
             out.append(f'<p class="issue">{esc(problem)}</p>')
     out.append(new_event_form())

@@ -1,0 +1,116 @@
+"""The club events for everyone in the room (read-only, live): ``/events`` lists them (the newest
+first), ``/events/{name}`` shows one: each round's tables and how far each is, and the standings with
+their tie-breaks, as the organiser's page shows them without its buttons; its ``<main>`` is fetched
+again (``/events/{name}/part``) each time a match moves. A private event is read with a key that
+sees it (``?key=``), else it is absent (404), as a private match is."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from dominolog.htmlpage import esc
+from dominolog.web.auth import Sight, sight
+from dominolog.web.frame import frame
+
+if TYPE_CHECKING:
+    from dominolog.store import Store
+    from dominolog.tournament.event import ClubEvent
+
+router = APIRouter(include_in_schema=False)
+
+
+def event_href(name: str) -> str:
+    return f"/events/{quote(name, safe='')}"
+
+
+def _event(store: Store, seen: Sight, name: str) -> ClubEvent:
+    from dominolog.tournament.director import DirectorError, load
+
+    try:
+        ev = load(store, name)
+    except DirectorError:
+        raise HTTPException(404, "no such club event") from None
+    if not seen.sees("", ev.name):
+        raise HTTPException(404, "no such club event")
+    return ev
+
+
+def events_list(store: Store, seen: Sight) -> str:
+    from dominolog.tournament.director import events, planned_rounds
+
+    rows = []
+    for ev in events(store):
+        if not seen.sees("", ev.name):
+            continue
+        state = "ended" if ev.ended else f"round {len(ev.paired)} of {planned_rounds(ev)}"
+        rows.append(
+            f'<tr><td><a href="{esc(seen.keyed(event_href(ev.name)))}">{esc(ev.name)}</a></td><td>{esc(ev.date or "")}'
+            f"</td><td>{esc(ev.variant)}</td><td>{esc(ev.format)}</td><td>{len(ev.entrants)}</td><td>{esc(state)}</td></tr>"
+        )
+    if not rows:
+        return "<h1>Club events</h1><p>No club event yet.</p>"
+    return (
+        '<h1>Club events</h1><table class="board" id="events-list"><thead><tr><th>event</th><th>date</th>'
+        "<th>variant</th><th>format</th><th>entrants</th><th>state</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
+def event_part(store: Store, seen: Sight, ev: ClubEvent) -> str:
+    """One event: its rounds' tables (the last first) and its standings."""
+    from dominolog.tournament.director import event_document, planned_rounds
+    from dominolog.web.organiser_events import round_table, standings_table
+
+    doc = event_document(store, ev)
+    title = f" ({esc(ev.title)})" if ev.title else ""
+    facts = (
+        f"{esc(ev.format)}, {esc(ev.variant)}{', teams of two' if ev.teams else ''}, "
+        f"round {len(ev.paired)} of {planned_rounds(ev)}{', ended' if ev.ended else ''}"
+        f"{', ' + esc(ev.date) if ev.date else ''}"
+    )
+    out = [f'<h1 id="event-name">{esc(ev.name)}{title}</h1><p class="event-facts">{facts}</p>']
+    out.append(standings_table(doc) or "<p>No result yet.</p>")
+    for rnd in reversed(doc["rounds"]):
+        out.append(round_table(ev, rnd, False, director=False))
+    if not doc["rounds"]:
+        out.append("<p>No round paired yet.</p>")
+    return "".join(out)
+
+
+def _page(request: Request, title: str, body: str, part: str) -> HTMLResponse:
+    store = request.app.state.web.stores.get()
+    seen = sight(request, store)
+    return HTMLResponse(frame(title, body, seen.keyed("/api/board/stream"), seen.keyed(part)))
+
+
+@router.get("/events", response_class=HTMLResponse)
+def listed(request: Request) -> HTMLResponse:
+    store = request.app.state.web.stores.get()
+    return _page(request, "Club events", events_list(store, sight(request, store)), "/events-part")
+
+
+@router.get("/events-part", response_class=HTMLResponse)
+def listed_part(request: Request) -> HTMLResponse:
+    store = request.app.state.web.stores.get()
+    return HTMLResponse(events_list(store, sight(request, store)), headers={"Cache-Control": "no-store"})
+
+
+@router.get("/events/{name}", response_class=HTMLResponse)
+def one(request: Request, name: str) -> HTMLResponse:
+    store = request.app.state.web.stores.get()
+    seen = sight(request, store)
+    ev = _event(store, seen, name)
+    return _page(request, ev.name, event_part(store, seen, ev), event_href(ev.name) + "/part")
+
+
+@router.get("/events/{name}/part", response_class=HTMLResponse)
+def one_part(request: Request, name: str) -> HTMLResponse:
+    store = request.app.state.web.stores.get()
+    seen = sight(request, store)
+    ev = _event(store, seen, name)
+    return HTMLResponse(event_part(store, seen, ev), headers={"Cache-Control": "no-store"})
