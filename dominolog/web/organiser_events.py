@@ -57,14 +57,14 @@ def new_event_form() -> str:
 
 
 def _roster(ev: ClubEvent) -> str:
-    out = [f'<h4>Players ({len(ev.players)})</h4><ul class="roster">']
+    out = ['<ul class="roster">']
     for p in ev.players.values():
         entrant = ev.entrants.get(p.name)
         left = entrant is not None and not entrant.active
         team = ev.team_of.get(p.name)
         bits = [esc(p.name)]
         if p.club:
-            bits.append(f'<span class="club">{esc(p.club)}</span>')
+            bits.append(f'<span class="club">({esc(p.club)})</span>')
         if team:
             bits.append(f'<span class="team">team {esc(team)}</span>')
         if left:
@@ -205,17 +205,28 @@ def events_part(store: Store, wanted: str | None) -> str:
             f"round {len(ev.paired)} of {planned}{', ended' if ev.ended else ''}"
             f"{', ' + esc(ev.date) if ev.date else ''}</p>"
         )
-        out.append(_roster(ev))
-        for i, rnd in enumerate(doc["rounds"]):
-            out.append(round_table(ev, rnd, i == len(doc["rounds"]) - 1))
-        if not ev.ended:
+        rounds = doc["rounds"]
+        if not ev.ended and (len(ev.paired) < planned or (not ev.paired and planned == 0)):
             waiting = round_complete(store, ev, ev.paired[-1]) if ev.paired else []
-            if len(ev.paired) < planned or (not ev.paired and planned == 0):
-                label = f"pair round {len(ev.paired) + 1}"
-                note = f' <span class="note">waiting for {esc("; ".join(waiting))}</span>' if waiting else ""
-                out.append(f'<p class="actions">{_button("pair", label, event=ev.name)}{note}</p>')
-            out.append(f'<p class="actions">{_button("end-event", "end the event", event=ev.name)}</p>')
+            label = f"pair round {len(ev.paired) + 1}"
+            if waiting:
+                note = f'<span class="note">waiting for {esc("; ".join(waiting))}</span>'
+                out.append(f'<p class="actions"><button type="button" disabled>{esc(label)}</button> {note}</p>')
+            else:
+                out.append(f'<p class="actions">{_button("pair", label, event=ev.name)}</p>')
+        if rounds:
+            out.append(round_table(ev, rounds[-1], True))
         out.append(standings_table(doc))
+        if len(rounds) > 1:
+            earlier = "".join(round_table(ev, r, False) for r in reversed(rounds[:-1]))
+            out.append(
+                f'<details class="earlier"><summary>Earlier rounds ({len(rounds) - 1})</summary>{earlier}</details>'
+            )
+        opened = " open" if not ev.paired else ""
+        who = f"Players ({len(ev.players)})" + (f", teams ({len(ev.entrants)})" if ev.teams else "")
+        out.append(f'<details class="roster"{opened}><summary>{who}</summary>{_roster(ev)}</details>')
+        if not ev.ended:
+            out.append(f'<p class="actions">{_button("end-event", "end the event", event=ev.name)}</p>')
         for problem in ev.problems:
             out.append(f'<p class="issue">{esc(problem)}</p>')
     out.append(new_event_form())

@@ -170,6 +170,7 @@
   function typing() {
     var events = document.getElementById("events");
     if (!events) return false;
+    if (events.querySelector("details.new-event[open]")) return true;  // (the director is making an event)
     var a = document.activeElement;
     if (a && events.contains(a) && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName)) return true;
     return Array.prototype.some.call(events.querySelectorAll("textarea, input[type=text], input:not([type])"),
