@@ -19,6 +19,12 @@ class RefusedError(StoreError):
     a match): nothing was written."""
 
 
+class FullMatchError(StoreError):
+    """The match holds as many events as a match may (docs/format.md, Limits: 100,000): nothing more
+    is written to it. Not a refusal of the line (another line would be refused alike): the match
+    takes no more."""
+
+
 class DamagedStoreError(StoreError):
     """The database file is damaged (SQLite's integrity check fails, or SQLite says so)."""
 
