@@ -24,7 +24,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from dominolog.store.access import ACCESS_TABLES
+from dominolog.store.access import ACCESS_TABLES, added_columns
 from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.analyses import TABLE as ANALYSES_TABLE
@@ -250,7 +250,8 @@ def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> SqliteStore:
 
 def _add_views(conn: sqlite3.Connection) -> None:
     """Give a store made before the views (:mod:`dominolog.store.views`), the analysis cache or the
-    tokens (:mod:`dominolog.store.access`) what it lacks, in one short write transaction. A name taken
+    tokens (:mod:`dominolog.store.access`, and the columns added to its tables since) what it lacks,
+    in one short write transaction. A name taken
     already (a view or table of the user's) is left alone, and so is the whole while another writer
     holds the store (or it cannot be written): they come at a later opening."""
     taken = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
@@ -258,6 +259,8 @@ def _add_views(conn: sqlite3.Connection) -> None:
     if ANALYSES_TABLE not in taken:
         missing.insert(0, ANALYSES)
     missing += [sql for name, sql in zip(ACCESS_NAMES, ACCESS_TABLES, strict=True) if name not in taken]
+    if "idempotency" in taken:  # the columns added to it since (access.IDEMPOTENCY_ADDED)
+        missing += added_columns(conn)
     if not missing:
         return
     try:

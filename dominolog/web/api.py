@@ -11,7 +11,7 @@
   begun, whoever asks): events, each durable before
   the answer ``201 {"seqs": [...], "head": "..."}`` (:mod:`dominolog.web.writing`); ``?seq=N`` the
   seq the first must get; ``Idempotency-Key``: a retry gets the first answer (kept in the transaction
-  of the events: both or neither).
+  of the events: both or neither), another request with the key is ``422``; a key is kept a day.
 """
 
 from __future__ import annotations
@@ -133,7 +133,8 @@ async def board_stream(request: Request) -> StreamingResponse:
 WRITE_DOC = (
     "Content-Type: application/json (one event), application/x-ndjson or application/jsonl (events, one a "
     "line), text/x-dominolog-notation (the notation). Authorization: Bearer TOKEN. Idempotency-Key: a retry "
-    "with the same key gets the first answer."
+    "with the same key gets the first answer (the same request: method, path, query and body; another request "
+    "with it is 422); a key is kept 24 hours."
 )
 
 
@@ -166,7 +167,7 @@ def _write(
     revocation committed before it counts), how often (429), the key's first answer if it has one,
     else the events appended (:func:`dominolog.web.writing.append_lines`) and the answer kept under the
     key: committed together, or neither."""
-    from dominolog.store.access import KEY_LIMIT, TakenKey
+    from dominolog.store.access import KEY_LIMIT, ReusedKey, TakenKey, fingerprint
 
     with store.transaction():
         if match_id is not None:
@@ -175,21 +176,35 @@ def _write(
         app.rate.check(token.id)
         if key is not None and not (0 < len(key) <= KEY_LIMIT and key.isascii() and key.isprintable()):
             raise HTTPException(400, f"an Idempotency-Key is 1 to {KEY_LIMIT} printable ASCII characters")
+        request_print = fingerprint(request.method, _target(request), body)
         if key is not None:
             store.lock_key(token.id, key)
             try:
-                before = store.answer_of(token.id, key)
+                before = store.answer_of(token.id, key, request_print)
             except TakenKey:
                 raise HTTPException(
                     409, "a request with this Idempotency-Key was cut short by an older server: send it with a new key"
+                ) from None
+            except ReusedKey:
+                raise HTTPException(
+                    422,
+                    "this Idempotency-Key was sent with another request (another match, query or body): a key "
+                    "names one request; send this one with a new key",
                 ) from None
             if before is not None:
                 return Response(before[1], status_code=before[0], media_type="application/json")
         answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq)
         text = json.dumps(answer.body, ensure_ascii=False)
         if key is not None:
-            store.keep_answer(token.id, key, answer.status, text)
+            store.keep_answer(token.id, key, answer.status, text, request_print)
     return Response(text, status_code=answer.status, media_type="application/json")
+
+
+def _target(request: Request) -> str:
+    """The request's path and query as sent (the match's id percent-encoded as it came)."""
+    path = request.scope.get("raw_path") or request.url.path.encode()
+    query = request.scope.get("query_string") or b""
+    return (path + (b"?" + query if query else b"")).decode("latin-1")
 
 
 def _answer(
