@@ -3,9 +3,15 @@ installed server on a loopback port, driven by httpx and raw sockets (bounded in
 
 from __future__ import annotations
 
+import contextlib
+import os
+import resource
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.test_web_api import DEAL, START, begin, post
@@ -41,3 +47,89 @@ def test_an_idempotency_key_answers_only_the_request_it_was_sent_with(server: Se
     assert s.client.get("/api/matches/m1/events").content.count(b"\n") == 2
     assert s.client.get("/api/matches/m2/events").content.count(b"\n") == 1
     assert s.client.get("/api/matches/m3").status_code == 404
+
+
+def _raw(s: Server, data: bytes, wait: float = 10.0) -> bytes:
+    """What the server answers ``data`` sent on a socket of its own, until it closes it (or ``wait``)."""
+    with socket.create_connection(("127.0.0.1", s.port), timeout=wait) as sock:
+        with contextlib.suppress(OSError):  # (closed while we sent: what it said is read below)
+            sock.sendall(data)
+        got = b""
+        try:
+            while chunk := sock.recv(65536):
+                got += chunk
+        except OSError:
+            pass
+        return got
+
+
+def test_a_request_head_too_large_is_431_and_the_server_serves_the_others(server: Server) -> None:
+    s = server
+    huge = b"GET /api/matches HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (1 << 20) + b"\r\n\r\n"
+    said = _raw(s, huge)
+    assert said == b"" or said.startswith(b"HTTP/1.1 431 "), said[:200]
+    lines = b"".join(b"X-%d: %s\r\n" % (i, b"b" * 1000) for i in range(200))
+    many = b"GET /api/matches HTTP/1.1\r\nHost: x\r\n" + lines
+    assert _raw(s, many + b"\r\n").startswith(b"HTTP/1.1 431 ")
+    ok = b"GET /api/matches HTTP/1.1\r\nHost: x\r\nX-Fine: " + b"c" * 8000 + b"\r\nConnection: close\r\n\r\n"
+    assert _raw(s, ok).startswith(b"HTTP/1.1 200 ")
+    assert s.client.get("/api/matches").status_code == 200
+
+
+def test_a_head_that_trickles_in_is_closed_within_the_documented_time(server: Server) -> None:
+    from dominolog.web.limits import HEAD_SECONDS
+
+    s = server
+    start = time.monotonic()
+    idle = socket.create_connection(("127.0.0.1", s.port), timeout=HEAD_SECONDS + 5)  # sends nothing at all
+    with idle, socket.create_connection(("127.0.0.1", s.port), timeout=HEAD_SECONDS + 5) as sock:
+        sock.sendall(b"GET /api/matches HTTP/1.1\r\nHost: x\r\n")
+        got = b""
+        for _ in range(int(HEAD_SECONDS * 2) + 10):  # a header line every half second, for longer than allowed
+            try:
+                sock.sendall(b"X-Slow: 1\r\n")
+            except OSError:
+                break
+            time.sleep(0.5)
+            sock.setblocking(False)
+            try:
+                chunk = sock.recv(65536)
+            except BlockingIOError:
+                chunk = None
+            except OSError:
+                break
+            finally:
+                sock.setblocking(True)
+            if chunk is not None:
+                got += chunk
+                if chunk == b"":
+                    break
+        took = time.monotonic() - start
+        assert took < HEAD_SECONDS + 3, took
+        assert got == b"" or got.startswith(b"HTTP/1.1 408 "), got[:200]
+        assert idle.recv(65536).startswith(b"HTTP/1.1 408 ")  # (closed already, at the same time)
+        assert time.monotonic() - start < HEAD_SECONDS + 3
+    assert s.client.get("/api/matches").status_code == 200
+
+
+def test_out_of_file_descriptors_is_said_so_and_the_server_serves_again(server: Server) -> None:
+    """The server's limit on open files lowered to what it holds and two more (``prlimit``, as a
+    ``ulimit -n`` too low would): the first write, whose thread opens the store, is told the process has
+    too many open files (not that the store is damaged); with the limit back, it writes."""
+    s = server
+    assert s.proc is not None
+    pid = s.proc.pid
+    soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
+    held = len(os.listdir(f"/proc/{pid}/fd"))
+    resource.prlimit(pid, resource.RLIMIT_NOFILE, (held + 2, hard))
+    try:
+        r = post(s, "/api/matches", START % "m1")
+        assert r.status_code == 503, r.text
+        assert "too many open files" in r.json()["error"] and "damaged" not in r.json()["error"]
+    finally:
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
+    s.client.close()
+    s.client = httpx.Client(base_url=s.url, timeout=10)
+    begin(s, "m1")
+    assert s.client.get("/api/matches/m1/events").status_code == 200
+    assert "damaged" not in s.out_path.read_text()

@@ -28,7 +28,7 @@ from dominolog.store.access import ACCESS_TABLES, added_columns
 from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.analyses import TABLE as ANALYSES_TABLE
-from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
+from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError, cannot_open
 from dominolog.store.sqlite import SqliteStore
 from dominolog.store.store import BUSY_SECONDS, Store
 from dominolog.store.target import is_url
@@ -159,7 +159,8 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
         else:
             conn = sqlite3.connect(p, timeout=BUSY_SECONDS, isolation_level=None)
     except sqlite3.Error as exc:
-        raise StoreError(f"{p}: cannot open: {exc}") from None
+        files = cannot_open(exc)
+        raise StoreError(f"{p}: cannot open: {files + '; ' if files else ''}{exc}") from None
     try:
         return _prepare(p, conn, read_only)
     except StoreError:
@@ -167,6 +168,9 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
         raise
     except sqlite3.DatabaseError as exc:
         conn.close()
+        files = cannot_open(exc)
+        if files is not None:  # (not the file's fault: SQLite says only "unable to open database file")
+            raise StoreError(f"{p}: cannot open the store ({files}; {exc})") from None
         if "locked" in str(exc) or "busy" in str(exc):
             raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
         raise DamagedStoreError(f"{p}: the store is damaged ({exc})") from None
