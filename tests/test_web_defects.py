@@ -7,14 +7,17 @@ import contextlib
 import os
 import resource
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 import pytest
 
 from tests.test_web_api import DEAL, START, begin, post
+from tests.test_web_private import PRIVATE, Club, _json, _token, club  # noqa: F401 (the fixture)
 from tests.webserver import Server
 
 NOTE = '{"type":"note","text":"%s"}'
@@ -133,3 +136,57 @@ def test_out_of_file_descriptors_is_said_so_and_the_server_serves_again(server: 
     begin(s, "m1")
     assert s.client.get("/api/matches/m1/events").status_code == 200
     assert "damaged" not in s.out_path.read_text()
+
+
+class Listener:
+    """A stream read on a thread of its own: its lines as they come, and whether it ended."""
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+        self.lines: list[str] = []
+        self.status = 0
+        self.ended = threading.Event()
+        self.opened = threading.Event()
+        self._thread = threading.Thread(target=self._read, args=(url, headers or {}), daemon=True)
+        self._thread.start()
+        assert self.opened.wait(10)
+
+    def _read(self, url: str, headers: dict[str, str]) -> None:
+        try:
+            with httpx.stream("GET", url, headers=headers, timeout=httpx.Timeout(30)) as r:
+                self.status = r.status_code
+                self.opened.set()
+                for line in r.iter_lines():
+                    self.lines.append(line)
+        except httpx.HTTPError:
+            pass
+        finally:
+            self.opened.set()
+            self.ended.set()
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def wait_for(self, what: str, timeout: float = 10) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if what in self.text():
+                return True
+            time.sleep(0.05)
+        return False
+
+
+def test_a_revoked_viewing_key_ends_its_open_streams(club: Club) -> None:  # noqa: F811 (the fixture)
+    s, org = club.s, club.organiser
+    key_id, key = _token(s, org, {"role": "viewer", "event": PRIVATE, "who": "a parent"})
+    match = Listener(f"{s.url}/api/matches/sec-1/stream?key={quote(key, safe='')}")
+    board = Listener(f"{s.url}/api/board/stream?key={quote(key, safe='')}")
+    assert match.status == board.status == 200
+    r = s.client.post("/api/matches/sec-1/events", content=NOTE % "before", headers=_json(org))
+    assert r.status_code == 201, r.text
+    assert match.wait_for("before") and board.wait_for("event: board")
+    assert s.client.delete(f"/api/tokens/{key_id}", headers=_json(org)).status_code == 200
+    r = s.client.post("/api/matches/sec-1/events", content=NOTE % "after the revocation", headers=_json(org))
+    assert r.status_code == 201, r.text
+    assert match.ended.wait(5) and board.ended.wait(5)
+    assert "after the revocation" not in match.text()
+    assert board.text().count("event: board") == 1

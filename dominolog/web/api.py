@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -97,16 +98,29 @@ async def stream(
     if after is None:  # from the head: only what comes next
         after = await app.stores.run(lambda s: s.fold_of(match_id).seq)
 
+    def newer(store: Store, since: int) -> list[tuple[Any, str]] | None:
+        """The events after ``since``, or None when this request may no longer read the match (its key
+        revoked, its event made private): asked again at each message and each keep-alive."""
+        try:
+            sight(request, store).match(store, match_id)
+        except HTTPException:
+            return None
+        return store.records(match_id, since)
+
     async def events() -> AsyncIterator[str]:
         last = after
         yield "retry: 1000\n\n"
         while True:
             version = app.poller.version
-            newer = await app.stores.run(lambda s, since=last: s.records(match_id, since))
-            for rec, _ in newer:
+            found = await app.stores.run(lambda s, since=last: newer(s, since))
+            if found is None:
+                return  # (the stream ends; the browser's reconnection is refused as any new request)
+            for rec, _ in found:
                 yield _message(rec.seq, rec.data)
                 last = rec.seq
             if await app.poller.wait(version, KEEPALIVE) == version:
+                if await app.stores.run(lambda s: newer(s, 1 << 62)) is None:
+                    return
                 yield ": keep-alive\n\n"
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
@@ -119,13 +133,32 @@ async def board_stream(request: Request) -> StreamingResponse:
     app = web(request)
     await app.stores.run(lambda s: sight(request, s))  # (a wrong key: 401; the stream names no match)
 
+    def seen(store: Store, moved: set[str]) -> bool | None:
+        """Whether one of the ``moved`` matches may be read by this request (None: nothing may be read
+        any more, its key revoked). A private match moving is not told to whom may not read it."""
+        try:
+            sees = sight(request, store)
+        except HTTPException:
+            return None
+        return any(sees.sees(m, store.event_of(m)) for m in moved)
+
     async def events() -> AsyncIterator[str]:
-        version = app.poller.version
+        version, told, quiet = app.poller.version, 0, time.monotonic()
         yield "retry: 1000\n\n"
         while True:
             now = await app.poller.wait(version, KEEPALIVE)
-            yield f"id: {now}\nevent: board\ndata: {now}\n\n" if now != version else ": keep-alive\n\n"
+            moved = app.poller.moved_since(version)
             version = now
+            shown = await app.stores.run(lambda s, moved=moved: seen(s, moved))
+            if shown is None:
+                return
+            if shown:
+                told += 1  # (the stream's own count: the poller's would tell how often anything moved)
+                yield f"id: {told}\nevent: board\ndata: {told}\n\n"
+                quiet = time.monotonic()
+            elif time.monotonic() - quiet >= KEEPALIVE:
+                yield ": keep-alive\n\n"
+                quiet = time.monotonic()
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
