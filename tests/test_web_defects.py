@@ -190,3 +190,20 @@ def test_a_revoked_viewing_key_ends_its_open_streams(club: Club) -> None:  # noq
     assert match.ended.wait(5) and board.ended.wait(5)
     assert "after the revocation" not in match.text()
     assert board.text().count("event: board") == 1
+
+
+def test_a_seq_past_what_a_store_holds_is_422(server: Server) -> None:
+    s = server
+    begin(s, "m1")
+    huge = str(1 << 63)
+    for r in (
+        s.client.get(f"/api/matches/m1/events?after={huge}"),
+        s.client.get(f"/api/matches/m1/stream?after={huge}"),
+        s.client.get("/api/matches/m1/stream", headers={"Last-Event-ID": huge}),
+        s.client.get("/api/matches/m1/stream", headers={"Last-Event-ID": "9" * 40}),
+        post(s, f"/api/matches/m1/events?seq={huge}", DEAL),
+    ):
+        assert r.status_code == 422, (r.request.url, r.status_code, r.text)
+        assert "past the largest seq a store holds (9223372036854775807)" in r.json()["error"]
+    assert s.client.get(f"/api/matches/m1/events?after={(1 << 63) - 1}").content == b""
+    assert s.client.get("/api/matches/m1/events").content.count(b"\n") == 1

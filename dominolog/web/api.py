@@ -33,6 +33,17 @@ if TYPE_CHECKING:
     from dominolog.web.shared import Web
 
 router = APIRouter(prefix="/api")
+#: the largest seq a store can hold (a signed 64-bit integer in both databases)
+MAX_SEQ = (1 << 63) - 1
+
+
+def in_range(name: str, value: int | None) -> int | None:
+    """``value`` (a seq given as ``name``), or ``422`` when no store could hold it."""
+    if value is not None and value > MAX_SEQ:
+        raise HTTPException(422, f"{name}: {value} is past the largest seq a store holds ({MAX_SEQ})")
+    return value
+
+
 #: how long a stream stays quiet before a comment keeps it open (seconds)
 KEEPALIVE = 15.0
 
@@ -69,6 +80,7 @@ def verify_match(request: Request, match_id: MatchId) -> Response:
 
 @router.get("/matches/{match_id}/events", summary="The stored lines after seq `after` (JSON Lines, byte for byte)")
 def events(request: Request, match_id: MatchId, after: Annotated[int, Query(ge=0)] = 0) -> Response:
+    in_range("after", after)
     store = web(request).stores.get()
     sight(request, store).match(store, match_id)
     body = b"".join(rec.data + b"\n" for rec, _ in store.records(match_id, after))
@@ -92,8 +104,9 @@ async def stream(
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> StreamingResponse:
     app = web(request)
+    in_range("after", after)
     if last_event_id is not None and last_event_id.strip().isdigit():
-        after = int(last_event_id.strip())
+        after = in_range("Last-Event-ID", int(last_event_id.strip()))
     await app.stores.run(lambda s: sight(request, s).match(s, match_id))
     if after is None:  # from the head: only what comes next
         after = await app.stores.run(lambda s: s.fold_of(match_id).seq)
@@ -187,6 +200,7 @@ async def append_events(
     seq: Annotated[int | None, Query(ge=1)] = None,
     idempotency_key: Annotated[str | None, Header()] = None,
 ) -> Response:
+    in_range("seq", seq)
     body = await request.body()
     app = web(request)
     return await app.stores.write(lambda s: _write(app, s, request, match_id, body, seq, idempotency_key))
