@@ -207,3 +207,76 @@ def test_a_seq_past_what_a_store_holds_is_422(server: Server) -> None:
         assert "past the largest seq a store holds (9223372036854775807)" in r.json()["error"]
     assert s.client.get(f"/api/matches/m1/events?after={(1 << 63) - 1}").content == b""
     assert s.client.get("/api/matches/m1/events").content.count(b"\n") == 1
+
+
+def test_a_private_matchs_recorder_page_is_a_missing_matchs(club: Club) -> None:  # noqa: F811 (the fixture)
+    """Without a key that reads it, the recorder page of a private match is the one of a match not
+    stored: 404, the same frame (no names), the same headers; with the table's token, its page."""
+    s, keys = club.s, club.keys
+    private, missing = s.client.get("/m/sec-1/record"), s.client.get("/m/sec-9/record")
+    assert private.status_code == missing.status_code == 404
+    assert private.text.replace("sec-1", "sec-9") == missing.text
+    skip = {"date", "content-length"}
+    assert {k: v for k, v in private.headers.items() if k not in skip} == {
+        k: v for k, v in missing.headers.items() if k not in skip
+    }
+    assert "Zelda Secret" not in private.text
+    other = s.client.get("/m/sec-1/record", headers=_json(keys["other_table"]))
+    assert other.status_code == 404 and other.text == private.text
+    mine = s.client.get("/m/sec-1/record", headers=_json(keys["table"]))
+    assert mine.status_code == 200 and "Zelda Secret" in mine.text
+
+
+def test_the_anonymous_boards_stream_is_quiet_when_only_a_private_match_moves(club: Club) -> None:  # noqa: F811 (the fixture)
+    s, org = club.s, club.organiser
+    board = Listener(f"{s.url}/api/board/stream")
+    viewer = Listener(f"{s.url}/api/board/stream?key={quote(club.keys['viewer'], safe='')}")
+    assert board.status == viewer.status == 200
+
+    def note(match_id: str, text: str) -> None:
+        r = s.client.post(f"/api/matches/{match_id}/events", content=NOTE % text, headers=_json(org))
+        assert r.status_code == 201, r.text
+
+    def ticks(stream: Listener) -> int:
+        return stream.text().count("event: board")
+
+    note("pub-1", "public")
+    assert board.wait_for("event: board") and viewer.wait_for("event: board")
+    time.sleep(1.0)  # (what the poller saw of the club's making told: five looks)
+    quiet, seen = ticks(board), ticks(viewer)
+    for text in ("one", "two"):
+        note("sec-1", text)
+    deadline = time.monotonic() + 10
+    while ticks(viewer) == seen and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ticks(viewer) > seen
+    time.sleep(1.0)
+    assert ticks(board) == quiet, board.text()
+    note("pub-1", "public again")
+    deadline = time.monotonic() + 10
+    while ticks(board) == quiet and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ticks(board) == quiet + 1
+    assert f"id: {quiet + 1}\n" in board.text() + "\n"  # (its own count: nothing of the private match's moves)
+
+
+def test_the_phone_records_a_private_table_from_its_card_link(club: Club, tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    """The card's link of a private match (its token in the fragment): the page comes as a missing
+    match's (404, no names), and the script reads and writes the match with the table's token."""
+    from tests.phone import Phone
+
+    s, token = club.s, club.keys["table"]
+    phone = Phone(tmp_path)
+    try:
+        phone.open(f"{s.url}/m/sec-1/record#token={token}")
+        phone.wait(
+            lambda: "Zelda Secret" in phone.text("#hands") + phone.text("#prompt"), "the names, read with the token"
+        )
+        phone.js("document.getElementById('entry-line').value = arguments[0]", "{from the phone}")
+        phone.tap('#entry button[type="submit"]')
+        phone.wait(lambda: phone.js("return !!document.querySelector('#events [data-seq=\"2\"]')"), "the note stored")
+        assert phone.csp_violations() == []
+    finally:
+        phone.quit()
+    r = s.client.get("/api/matches/sec-1/events", headers=_json(token))
+    assert r.text.splitlines()[1] == '{"type":"note","text":"from the phone"}'
