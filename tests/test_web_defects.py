@@ -280,3 +280,30 @@ def test_the_phone_records_a_private_table_from_its_card_link(club: Club, tmp_pa
         phone.quit()
     r = s.client.get("/api/matches/sec-1/events", headers=_json(token))
     assert r.text.splitlines()[1] == '{"type":"note","text":"from the phone"}'
+
+
+def test_every_answer_to_a_token_or_a_key_is_kept_by_no_cache(club: Club) -> None:  # noqa: F811 (the fixture)
+    s, org, keys = club.s, club.organiser, club.keys
+    viewer = quote(keys["viewer"], safe="")
+    answers = {
+        "POST /api/tokens": s.client.post("/api/tokens", json={"match": "sec-1"}, headers=_json(org)),
+        "GET /api/tokens": s.client.get("/api/tokens", headers=_json(org)),
+        "POST /api/cards": s.client.post("/api/cards", json={"matches": ["sec-1"]}, headers=_json(org)),
+        "GET /api/private": s.client.get("/api/private", headers=_json(org)),
+        "GET /m/sec-1?key=": s.client.get(f"/m/sec-1?key={viewer}"),
+        "GET /m/sec-1/part?key=": s.client.get(f"/m/sec-1/part?key={viewer}"),
+        "GET /api/matches/sec-1?key=": s.client.get(f"/api/matches/sec-1?key={viewer}"),
+        "GET /api/matches/sec-1/events?key=": s.client.get(f"/api/matches/sec-1/events?key={viewer}"),
+        "GET /api/matches?key=": s.client.get(f"/api/matches?key={viewer}"),
+        "GET /standings?key=": s.client.get(f"/standings?key={viewer}"),
+        "GET /api/matches/sec-1 (Bearer)": s.client.get("/api/matches/sec-1", headers=_json(keys["table"])),
+        "GET /api/matches/sec-1/recorder (Bearer)": s.client.get(
+            "/api/matches/sec-1/recorder", headers=_json(keys["table"])
+        ),
+        "GET /favicon.ico?key=": s.client.get(f"/favicon.ico?key={viewer}"),
+    }
+    for what, r in answers.items():
+        assert r.status_code in (200, 201), (what, r.status_code, r.text[:200])
+        assert r.headers.get("cache-control") == "no-store", (what, r.headers.get("cache-control"))
+        assert len(r.headers.get_list("cache-control")) == 1, what
+    assert s.client.get("/favicon.ico").headers["cache-control"] == "public, max-age=86400"  # (nothing private)

@@ -4,7 +4,9 @@ poller of live streams, and what every answer gets:
 - a body over :data:`MAX_BODY` bytes is ``413`` before the app reads it;
 - security headers on every response: a strict ``Content-Security-Policy`` (everything from the
   server itself, no inline script, no framing), ``X-Content-Type-Options: nosniff``,
-  ``Referrer-Policy: no-referrer``;
+  ``Referrer-Policy: no-referrer``; ``Cache-Control: no-store`` on every answer to a request that
+  carries a token or a key (``Authorization``, ``?key=``): a token made, the tokens listed, the cards,
+  what a key reads;
 - every error is a JSON body ``{"error": "..."}``, never a stack trace (``DOMINOLOG_DEBUG`` set: the
   trace, for a developer).
 """
@@ -44,10 +46,15 @@ class Guard:
             await self.app(scope, receive, send)
             return
 
+        keyed = _keyed(scope)
+
         async def send_guarded(message: Message) -> None:
             if message["type"] == "http.response.start":
-                names = {k.lower() for k, _ in message.get("headers", [])}
-                message["headers"] = [*message.get("headers", []), *(h for h in SECURITY_HEADERS if h[0] not in names)]
+                headers = list(message.get("headers", []))
+                if keyed:  # (what a key reads, or a token made, is kept by no cache: the browser's neither)
+                    headers = [h for h in headers if h[0].lower() != b"cache-control"] + [NO_STORE]
+                names = {k.lower() for k, _ in headers}
+                message["headers"] = [*headers, *(h for h in SECURITY_HEADERS if h[0] not in names)]
             await send(message)
 
         length = dict(scope["headers"]).get(b"content-length")
@@ -81,6 +88,18 @@ class Guard:
             await self.app(scope, replay, send_guarded)
             return
         await self.app(scope, receive, send_guarded)
+
+
+NO_STORE = (b"cache-control", b"no-store")
+
+
+def _keyed(scope: Scope) -> bool:
+    """Whether the request carries a token or a key (``Authorization``, or ``?key=``): its answer may
+    hold a token or what only that key reads."""
+    if any(name.lower() == b"authorization" for name, _ in scope.get("headers", [])):
+        return True
+    query = scope.get("query_string", b"")
+    return any(part.split(b"=", 1)[0] == b"key" for part in query.split(b"&"))
 
 
 async def _too_large(limit: int, send: Send) -> None:
