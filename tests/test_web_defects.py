@@ -307,3 +307,31 @@ def test_every_answer_to_a_token_or_a_key_is_kept_by_no_cache(club: Club) -> Non
         assert r.headers.get("cache-control") == "no-store", (what, r.headers.get("cache-control"))
         assert len(r.headers.get_list("cache-control")) == 1, what
     assert s.client.get("/favicon.ico").headers["cache-control"] == "public, max-age=86400"  # (nothing private)
+
+
+def test_a_405_names_every_method_of_the_path(server: Server) -> None:
+    s = server
+    for method, path, allowed in (
+        ("PUT", "/api/tokens", "GET, HEAD, POST"),
+        ("DELETE", "/api/matches", "GET, HEAD, POST"),
+        ("PATCH", "/api/private", "GET, HEAD, POST"),
+        ("PUT", "/api/matches/m1/events", "GET, HEAD, POST"),
+        ("POST", "/m/m1", "GET, HEAD"),
+        ("PUT", "/api/tokens/t-1", "DELETE"),
+        ("POST", "/favicon.ico", "GET, HEAD"),
+    ):
+        r = s.client.request(method, path)
+        assert r.status_code == 405, (method, path, r.text)
+        assert r.headers["allow"] == allowed, (method, path)
+        assert r.json()["error"] == f"{method} is not allowed here: {allowed}"
+
+
+def test_the_openapi_document_names_the_write_routes_errors(server: Server) -> None:
+    doc = server.client.get("/openapi.json").json()
+    every = {"400", "401", "403", "404", "409", "413", "415", "422", "429"}
+    append = doc["paths"]["/api/matches/{match_id}/events"]["post"]["responses"]
+    assert set(append) == every | {"201"}
+    assert set(doc["paths"]["/api/matches"]["post"]["responses"]) == every - {"404"} | {"201"}
+    assert append["429"]["content"]["application/json"]["schema"]["properties"]["error"]["type"] == "string"
+    for path, method in (("/api/tokens", "post"), ("/api/private", "post"), ("/api/cards", "post")):
+        assert {"401", "403", "413", "422", "429"} <= set(doc["paths"][path][method]["responses"]), path

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from dominolog.web.auth import sight, write_target, writer
+from dominolog.web.auth import error_responses, sight, write_target, writer
 from dominolog.web.ids import MatchId
 from dominolog.web.writing import Answer, BadBody, append_lines, first_match, kind_of, lines_of
 
@@ -184,7 +184,18 @@ WRITE_DOC = (
 )
 
 
-@router.post("/matches", summary="Create a match (the organiser): a match_start or a header", description=WRITE_DOC)
+#: the error statuses of a write of events (a new match: all but 404)
+WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429)
+CREATE_ERRORS = error_responses(400, 401, 403, 409, 413, 415, 422, 429)
+
+
+@router.post(
+    "/matches",
+    summary="Create a match (the organiser): a match_start or a header",
+    description=WRITE_DOC,
+    status_code=201,
+    responses=CREATE_ERRORS,
+)
 async def create_match(request: Request, idempotency_key: Annotated[str | None, Header()] = None) -> Response:
     body = await request.body()
     app = web(request)
@@ -192,7 +203,11 @@ async def create_match(request: Request, idempotency_key: Annotated[str | None, 
 
 
 @router.post(
-    "/matches/{match_id}/events", summary="Append events (the match's table, or the organiser)", description=WRITE_DOC
+    "/matches/{match_id}/events",
+    summary="Append events (the match's table, or the organiser)",
+    description=WRITE_DOC,
+    status_code=201,
+    responses=WRITE_ERRORS,
 )
 async def append_events(
     request: Request,

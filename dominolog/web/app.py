@@ -114,6 +114,18 @@ async def _too_large(limit: int, send: Send) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def _allowed(routes: list[Any], path: str) -> str:
+    """Every method the ``routes`` of ``path`` take (``Allow`` of a ``405``)."""
+    methods: set[str] = set()
+    for route in routes:
+        regex, taken = getattr(route, "path_regex", None), getattr(route, "methods", None)
+        if regex is not None and taken and regex.match(path):
+            methods |= set(taken)
+    if "GET" in methods:
+        methods.add("HEAD")
+    return ", ".join(sorted(methods))
+
+
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
@@ -157,6 +169,9 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 405:  # every method of the path, not those of the first route that matched
+            allowed = _allowed(routes, request.scope["path"])
+            return _error(405, f"{request.method} is not allowed here: {allowed}", {"Allow": allowed})
         return _error(exc.status_code, str(exc.detail), getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
@@ -177,12 +192,10 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
             return _error(500, "".join(traceback.format_exception(exc)))
         return _error(500, "internal error (the server's log says more; DOMINOLOG_DEBUG=1 shows it here)")
 
-    app.include_router(api.router)
-    app.include_router(tokens_api.router)
-    app.include_router(recorder.router)
-    app.include_router(results.router)
-    app.include_router(pages.router)
-    app.include_router(organiser.router)
+    routers = (api.router, tokens_api.router, recorder.router, results.router, pages.router, organiser.router)
+    for router in routers:
+        app.include_router(router)
+    routes: list[Any] = [route for router in routers for route in router.routes]
     favicon = (resources.files("dominolog.web") / "static" / "favicon.ico").read_bytes()
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -191,6 +204,7 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
         # package, kept a day (the security headers as on every answer: Guard)
         return Response(favicon, media_type="image/x-icon", headers={"Cache-Control": "public, max-age=86400"})
 
+    routes += [route for route in app.router.routes if getattr(route, "path_regex", None) is not None]
     app.mount("/static", StaticFiles(directory=str(resources.files("dominolog.web") / "static")), name="static")
     app.add_middleware(MatchIds)
     return Guard(app)  # type: ignore[return-value]
