@@ -4,6 +4,7 @@ installed server on a loopback port, driven by httpx and raw sockets (bounded in
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import resource
 import socket
@@ -335,3 +336,20 @@ def test_the_openapi_document_names_the_write_routes_errors(server: Server) -> N
     assert append["429"]["content"]["application/json"]["schema"]["properties"]["error"]["type"] == "string"
     for path, method in (("/api/tokens", "post"), ("/api/private", "post"), ("/api/cards", "post")):
         assert {"401", "403", "413", "422", "429"} <= set(doc["paths"][path][method]["responses"]), path
+
+
+def test_a_body_sent_with_its_head_is_not_counted_as_head(server: Server) -> None:
+    """A body's bytes (200 KB of one note, several requests on one connection, on one socket at once)
+    are the body's, not the head's: the note's own limit answers each."""
+    s = server
+    begin(s, "m1")
+    note = json.dumps({"type": "note", "text": "x" * 200_000})
+    for _ in range(3):  # (one keep-alive connection: the head of each after a request's end)
+        r = post(s, "/api/matches/m1/events", note)
+        assert r.status_code == 422 and "allowed" in r.json()["error"], r.text[:300]
+    body = note.encode()
+    head = b"POST /api/matches/m1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    auth = f"Authorization: Bearer {s.organiser}\r\n".encode()
+    one = head + auth + b"Content-Length: %d\r\n\r\n" % len(body) + body
+    said = _raw(s, one + one, wait=5)
+    assert said.count(b"HTTP/1.1 422 ") == 2 and b" 431 " not in said, said[:300]

@@ -37,6 +37,7 @@ class GuardedHttp(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._in_head = True
         self._head_bytes = 0
+        self._ends = 0  # (the heads and the requests read whole on this connection)
         self._head_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -50,19 +51,24 @@ class GuardedHttp(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if self._in_head and self._head_timer is None:
             self._arm()  # (a keep-alive connection's next request: its head from its first byte)
+        ends = self._ends
         super().data_received(data)
-        if self._in_head and self.transport is not None and not self.transport.is_closing():
+        # bytes of a head still incomplete (a chunk that ended a head or a request is not counted: it
+        # may hold a body; the next request's head begun in it is counted from its next chunk)
+        if self._in_head and ends == self._ends and self.transport is not None and not self.transport.is_closing():
             self._head_bytes += len(data)
             if self._head_bytes > self.max_head:
                 self._refuse(431, f"the request's head (its line and headers) is larger than {self.max_head} bytes")
 
     def on_headers_complete(self) -> None:
         self._in_head, self._head_bytes = False, 0
+        self._ends += 1
         self._disarm()
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
+        self._ends += 1
         self._in_head = True  # (what comes next is the next request's head)
 
     def _arm(self) -> None:
