@@ -58,6 +58,21 @@ class LimitContract:
         assert [(v.seq, v.code) for v in from_file.violations] == [(5, "malformed")]
 
 
+def test_append_to_a_file_refuses_the_event_past_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dominolog.recording.journal import FileJournal
+
+    monkeypatch.setattr(reader, "MAX_MATCH_EVENTS", 3)
+    log = tmp_path / "m.jsonl"
+    journal = FileJournal(log)
+    for line in (START, NOTE, NOTE):
+        journal.append(line)
+    with pytest.raises(FullMatchError, match="a match holds at most 3 events"):
+        journal.append(NOTE)
+    assert log.read_bytes().count(b"\n") == 3
+    journal.append(START.replace(b'"m"', b'"m2"'))  # (a new match begins: it has room)
+    assert log.read_bytes().count(b"\n") == 4
+
+
 class TestSqlite(LimitContract):
     @pytest.fixture
     def target(self, tmp_path: Path) -> Path:
