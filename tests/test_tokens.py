@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dominolog.store import Store, open_store
-from dominolog.store.access import TakenKey
+from dominolog.store.access import KEY_SECONDS, ReusedKey, TakenKey, fingerprint
 from tests.conftest import Ran
 
 
@@ -74,7 +74,9 @@ def test_an_idempotency_key_keeps_its_first_answer(target: str) -> None:
         assert store.answer_of("t-1", "k") == (201, '{"seqs": [2]}')
         assert store.answer_of("t-2", "k") is None  # another token's key is another key
         with store.transaction():
-            store.conn.execute("INSERT INTO idempotency VALUES (?, ?, NULL, NULL, ?)", ("t-3", "k", "then"))
+            store.conn.execute(
+                "INSERT INTO idempotency (token_id, key, created_at) VALUES (?, ?, ?)", ("t-3", "k", "9999-then")
+            )
         with pytest.raises(TakenKey):  # a row without an answer (an older server cut short): told so
             store.answer_of("t-3", "k")
     with open_store(target) as again:
@@ -166,3 +168,53 @@ def test_token_commands(cli: Callable[..., Ran]) -> None:
     assert cli("token", "revoke", "nope", "--db", "c.db").code == 1
     assert cli("token", "create", "--db", "c.db").code == 2  # neither --match nor --organiser
     assert cli("token", "create", "--organiser", "--match", "m", "--db", "c.db").code == 2
+
+
+def test_a_key_sent_with_another_request_is_refused_and_a_day_old_one_forgotten(target: str) -> None:
+    """The key's answer is given to the same request only (its method, target, body: the fingerprint);
+    a key older than KEY_SECONDS is forgotten (the first answer and the fingerprint with it)."""
+    first = fingerprint("POST", "/api/matches/m1/events", b"deal")
+    with open_store(target) as store:
+        with store.transaction():
+            store.keep_answer("t-1", "k", 201, '{"seqs": [2]}', first)
+        assert store.answer_of("t-1", "k", first) == (201, '{"seqs": [2]}')
+        for other in (
+            fingerprint("POST", "/api/matches/m2/events", b"deal"),
+            fingerprint("POST", "/api/matches/m1/events", b"pass"),
+            fingerprint("POST", "/api/matches", b"deal"),
+            fingerprint("POST", "/api/matches/m1/events?seq=3", b"deal"),
+        ):
+            with pytest.raises(ReusedKey):
+                store.answer_of("t-1", "k", other)
+        with store.transaction():  # a day and a second ago
+            store.conn.execute("UPDATE idempotency SET created_at = ?", ("2000-01-01T00:00:00.000000Z",))
+        assert KEY_SECONDS == 24 * 3600
+        assert store.answer_of("t-1", "k", first) is None
+        with store.transaction():
+            store.keep_answer("t-1", "k2", 201, '{"seqs": [3]}', first)  # (the token's old keys forgotten)
+        assert store.conn.execute("SELECT key FROM idempotency").fetchall() == [("k2",)]
+
+
+def _old_idempotency(store: Store) -> None:
+    """The table as stores made before the fingerprint have it, with a key kept."""
+    store.conn.execute("DROP TABLE idempotency")
+    store.conn.execute(
+        "CREATE TABLE idempotency (token_id TEXT NOT NULL, key TEXT NOT NULL, status INTEGER, body TEXT, "
+        "created_at TEXT NOT NULL, PRIMARY KEY (token_id, key))"
+    )
+    store.conn.execute("INSERT INTO idempotency VALUES ('t-1', 'old', 201, '{}', '9999-12-31T00:00:00.000000Z')")
+
+
+def test_a_store_made_before_the_fingerprint_gets_its_column(target: str) -> None:
+    with open_store(target) as store, store.transaction():
+        _old_idempotency(store)
+    with open_store(target, create=False, write=False) as reading:  # read-only: read as it is
+        assert reading.answer_of("t-1", "old", "POST / x") == (201, "{}")
+    with open_store(target) as store:
+        names = [d[0] for d in store.conn.execute("SELECT * FROM idempotency LIMIT 0").description]
+        assert names[-1] == "fingerprint"
+        assert store.answer_of("t-1", "old", "POST / x") == (201, "{}")  # kept before: taken as the same
+        with store.transaction():
+            store.keep_answer("t-1", "new", 201, "{}", "POST / y")
+        with pytest.raises(ReusedKey):
+            store.answer_of("t-1", "new", "POST / x")

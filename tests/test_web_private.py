@@ -477,8 +477,8 @@ def test_a_private_matchs_recorder_page_names_no_one_and_reads_with_the_tables_t
     recorder's frame of a private match is served without its names, and its state document is read
     with the table's token (404 without it, as every read of a private match)."""
     s, keys = club.s, club.keys
-    frame = s.client.get("/m/sec-1/record")
-    assert frame.status_code == 200 and "Zelda Secret" not in frame.text and "Yann Hidden" not in frame.text
+    frame = s.client.get("/m/sec-1/record")  # (404 as for a match not stored: tests/test_web_defects.py)
+    assert frame.status_code == 404 and "Zelda Secret" not in frame.text and "Yann Hidden" not in frame.text
     assert "Zelda Secret" in s.client.get("/m/sec-1/record", headers=_json(keys["table"])).text
     assert s.client.get("/api/matches/sec-1/recorder").status_code == 404
     assert s.client.get("/api/matches/sec-1/recorder", headers=_json(keys["other_table"])).status_code == 404

@@ -46,6 +46,7 @@ def serve(
         import uvicorn
 
         from dominolog.web.app import create_app
+        from dominolog.web.limits import GuardedHttp
     except ImportError as exc:
         fail(f"serve needs FastAPI and uvicorn ({exc.name} is missing): pip install dominolog")
     with store_or_fail(db, create=True, write=True) as store:
@@ -76,10 +77,16 @@ def serve(
             workers=workers,
             log_level="warning",
             timeout_graceful_shutdown=2,
+            http=GuardedHttp,
         )
     else:
         uvicorn.run(
-            create_app(target, rate, analyse), host=host, port=port, log_level="warning", timeout_graceful_shutdown=2
+            create_app(target, rate, analyse),
+            host=host,
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=2,
+            http=GuardedHttp,
         )
 
 

@@ -19,7 +19,7 @@ from dominolog.log.reader import MatchLog, Record, decode_line, iter_matches
 from dominolog.log.writer import dump_line, like_the_match
 from dominolog.reducer import MatchReducer
 from dominolog.store import ConflictError, RefusedError, Store
-from dominolog.store.appending import Appended, fold_checked
+from dominolog.store.appending import Appended, check_room, fold_checked
 from dominolog.store.errors import StoreError, database_failure
 
 
@@ -149,6 +149,8 @@ class FileJournal:
                 raise ConflictError(
                     f"{self.path}: seq {expected_seq} is taken (the match has {seq - 1} events); nothing was written"
                 )
+            if not starts:
+                check_room(self.name, seq)
             if not starts and seq == 1:
                 raise RefusedError(
                     f"{self.path}: no match to append to: a match begins with match_start, not {rec.event.type}; "

@@ -11,7 +11,11 @@ constant time (:func:`hmac.compare_digest`).
 
 ``idempotency``: the answer (status and body) given to a write sent with an ``Idempotency-Key``,
 by the token that sent it and the key, so that a retry gets the first answer instead of storing the
-events again, across a restart of the server. The row and its answer are written in the same
+events again, across a restart of the server; with the request's ``fingerprint`` (its method, its path
+and query, the SHA-256 of its body: :func:`fingerprint`), so that the key sent with another request is
+refused (:class:`ReusedKey`) rather than answered with the first request's answer. A key is kept
+:data:`KEY_SECONDS` (a day): an older one is forgotten, and a request with it is a new request.
+The row and its answer are written in the same
 transaction as the request's events (``dominolog serve``: :meth:`Access.lock_key`,
 :meth:`Access.answer_of`, the appends, :meth:`Access.keep_answer`, one commit): a crash leaves both
 or neither, so a retry after a crash finds the first answer, or stores the events once. A second
@@ -35,7 +39,7 @@ import json
 import secrets
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 TOKENS = """
@@ -57,9 +61,13 @@ CREATE TABLE IF NOT EXISTS idempotency (
     status INTEGER,
     body TEXT,
     created_at TEXT NOT NULL,
+    fingerprint TEXT,
     PRIMARY KEY (token_id, key)
 )
 """.strip()
+#: the columns added to ``idempotency`` since it was first made: given to an older store as it is opened
+#: writable (or at its first keyed write), as the tables are
+IDEMPOTENCY_ADDED = (("fingerprint", "TEXT"),)
 
 PRIVATE_EVENTS = """
 CREATE TABLE IF NOT EXISTS private_events (
@@ -79,6 +87,8 @@ EVERY_EVENT = "*"
 EVENT_LIMIT = 200
 #: how long an Idempotency-Key may be
 KEY_LIMIT = 200
+#: how long an Idempotency-Key is kept (seconds): a request with an older one is a new request
+KEY_SECONDS = 24 * 3600
 
 
 def token_hash(token: str) -> str:
@@ -86,9 +96,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _now() -> str:
-    """The time, to the microsecond (tokens are listed in the order they were made)."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+def _now(ago: float = 0.0) -> str:
+    """The time (``ago`` seconds before now), to the microsecond (tokens are listed in the order they
+    were made): text that sorts as the times do."""
+    return (datetime.now(UTC) - timedelta(seconds=ago)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def fingerprint(method: str, target: str, body: bytes) -> str:
+    """What tells one request from another under one Idempotency-Key: its method, its target (path and
+    query, as sent) and the SHA-256 of its body."""
+    return f"{method.upper()} {target} {hashlib.sha256(body).hexdigest()}"
 
 
 @dataclass(slots=True, frozen=True)
@@ -139,6 +156,11 @@ class TakenKey(Exception):
     one transaction for the key and the events)."""
 
 
+class ReusedKey(Exception):
+    """An Idempotency-Key sent with another request than the one it was first sent with (another
+    method, path, query or body)."""
+
+
 class Access:
     """The store's tokens and idempotent answers (mixed into :class:`~dominolog.store.store.Store`)."""
 
@@ -151,6 +173,10 @@ class Access:
         """The tables, if this store was made before them (inside a write transaction)."""
         for sql in ACCESS_TABLES:
             self.conn.execute(sql)
+        if not getattr(self, "_key_columns_seen", False):
+            for sql in added_columns(self.conn):
+                self.conn.execute(sql)
+            self._key_columns_seen = True
 
     def _has_access(self) -> bool:
         return True
@@ -254,30 +280,61 @@ class Access:
         return event_in(row[0] if row is not None else None)
 
     # -- idempotent answers ------------------------------------------------------------------
-    def answer_of(self, token_id: str, key: str) -> tuple[int, str] | None:
-        """The answer given to the request with this key (status, body); :class:`TakenKey` when the
-        key is taken but has no answer; None when it is not taken."""
+    def answer_of(self, token_id: str, key: str, request: str | None = None) -> tuple[int, str] | None:
+        """The answer given to the request with this key (status, body), kept less than
+        :data:`KEY_SECONDS`; :class:`TakenKey` when the key is taken but has no answer,
+        :class:`ReusedKey` when it was taken by a request whose :func:`fingerprint` is not ``request``
+        (a row kept before fingerprints were: taken as the same request); None when it is not taken."""
         row = self.conn.execute(
-            "SELECT status, body FROM idempotency WHERE token_id = ? AND key = ?", (token_id, key)
+            "SELECT status, body, created_at, "
+            + ("fingerprint" if self._keeps_fingerprints() else "NULL")
+            + " FROM idempotency WHERE token_id = ? AND key = ?",
+            (token_id, key),
         ).fetchone()
-        if row is None:
+        if row is None or row[2] < _now(KEY_SECONDS):
             return None
         if row[0] is None:
             raise TakenKey(key)
+        if request is not None and row[3] is not None and row[3] != request:
+            raise ReusedKey(key)
         return int(row[0]), row[1]
+
+    def _keeps_fingerprints(self) -> bool:
+        """Whether ``idempotency`` has its column ``fingerprint`` (a store opened read-only, or one whose
+        tables could not be given it yet, may not)."""
+        if not getattr(self, "_key_columns_seen", False):
+            self._key_columns_seen = not added_columns(self.conn)
+        return bool(self._key_columns_seen)
 
     def lock_key(self, token_id: str, key: str) -> None:
         """Keep another request with the same key waiting until this write transaction ends, so that
         it finds this one's answer (SQLite: the file's write lock does already; PostgreSQL: a lock of
         its own)."""
 
-    def keep_answer(self, token_id: str, key: str, status: int, body: str) -> None:
-        """The answer of the request with this key, written in the transaction of its events (with
-        :meth:`~dominolog.store.store.Store.transaction`: committed with them, or not at all)."""
+    def keep_answer(self, token_id: str, key: str, status: int, body: str, request: str | None = None) -> None:
+        """The answer of the request with this key (and its :func:`fingerprint`, ``request``), written
+        in the transaction of its events (with :meth:`~dominolog.store.store.Store.transaction`:
+        committed with them, or not at all). The token's keys older than :data:`KEY_SECONDS` are
+        forgotten."""
         with self._write():
             self._ensure_access()
             self.conn.execute(
-                "INSERT INTO idempotency VALUES (?, ?, ?, ?, ?) ON CONFLICT (token_id, key) "
-                "DO UPDATE SET status = excluded.status, body = excluded.body",
-                (token_id, key, status, body, _now()),
+                "DELETE FROM idempotency WHERE token_id = ? AND created_at < ?", (token_id, _now(KEY_SECONDS))
             )
+            self.conn.execute(
+                "INSERT INTO idempotency (token_id, key, status, body, created_at, fingerprint) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, key) DO UPDATE SET status = excluded.status, "
+                "body = excluded.body, created_at = excluded.created_at, fingerprint = excluded.fingerprint",
+                (token_id, key, status, body, _now(), request),
+            )
+
+
+def added_columns(conn: Any) -> list[str]:
+    """The statements that give an ``idempotency`` table made before them its :data:`IDEMPOTENCY_ADDED`
+    columns (none when it has them, or when there is no such table yet)."""
+    try:
+        cursor = conn.execute("SELECT * FROM idempotency LIMIT 0")
+    except Exception:  # (no such table: it is made whole, with them)
+        return []
+    have = {d[0] for d in cursor.description}
+    return [f"ALTER TABLE idempotency ADD COLUMN {name} {kind}" for name, kind in IDEMPOTENCY_ADDED if name not in have]

@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dominolog.log import reader
 from dominolog.log.hashchain import chain_hash_bytes
 from dominolog.log.reader import Record, decode_line
 from dominolog.log.writer import dump_line, like_the_match
 from dominolog.reducer import MatchReducer, MatchReport, record_canon, refusal_message, refusals
 from dominolog.state import Issue
-from dominolog.store.errors import ConflictError, RefusedError
+from dominolog.store.errors import ConflictError, FullMatchError, RefusedError
 from dominolog.textsafe import shown
 
 
@@ -50,6 +51,17 @@ class Fold:
     seq: int
     head: str
     hands: int = -1
+
+
+def check_room(name: str, seq: int) -> None:
+    """:class:`FullMatchError` when the event ``seq`` would be past the events a match may hold
+    (:data:`dominolog.log.reader.MAX_MATCH_EVENTS`, read when called: a test may lower it)."""
+    limit = reader.MAX_MATCH_EVENTS
+    if seq > limit:
+        raise FullMatchError(
+            f"match {shown(name)} holds {seq - 1:,} events: a match holds at most {limit:,} events "
+            "(docs/format.md, Limits); nothing was written"
+        )
 
 
 def fold_checked(reducer: MatchReducer, rec: Record, check: bool) -> tuple[list[Issue], list[Issue]]:
@@ -164,6 +176,7 @@ class Appending:
                         f"match {shown(match_id)}: seq {want} is taken (the match has {seq - 1} events); "
                         "nothing was written"
                     )
+                check_room(match_id, seq)
                 self._check_start(match_id, obj, kind, seq)
                 prev = last[1] if last else ""
                 line = self._like_the_match(match_id, line, obj, seq, prev)

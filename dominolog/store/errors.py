@@ -3,6 +3,9 @@ driver raises when the database fails under a command, turned into one (:func:`d
 
 from __future__ import annotations
 
+import errno
+import os
+
 from dominolog.textsafe import shown
 
 
@@ -17,6 +20,12 @@ class ConflictError(StoreError):
 class RefusedError(StoreError):
     """An event or a match the store will not take (it is not a well-formed event, or it would not be
     a match): nothing was written."""
+
+
+class FullMatchError(StoreError):
+    """The match holds as many events as a match may (docs/format.md, Limits: 100,000): nothing more
+    is written to it. Not a refusal of the line (another line would be refused alike): the match
+    takes no more."""
 
 
 class DamagedStoreError(StoreError):
@@ -35,6 +44,8 @@ class DatabaseFailedError(StoreError):
 
 #: SQLite's result codes that say the file is damaged: SQLITE_CORRUPT, SQLITE_NOTADB
 _SQLITE_DAMAGED = (11, 26)
+#: SQLite's result code for a file it could not open: SQLITE_CANTOPEN
+SQLITE_CANTOPEN = 14
 #: PostgreSQL's SQLSTATEs that say the data is damaged: data_corrupted, index_corrupted
 _PG_DAMAGED = ("XX001", "XX002")
 
@@ -44,11 +55,39 @@ def is_database_error(exc: BaseException) -> bool:
     return any(c.__module__ == "sqlite3" or c.__module__.startswith("psycopg") for c in type(exc).__mro__)
 
 
+def out_of_files() -> str | None:
+    """Why this process can open no file now (``too many open files``: its limit on file descriptors,
+    errno EMFILE, or the system's, ENFILE), or None when it can: what SQLite says only as "unable to
+    open database file"."""
+    try:
+        fd = os.open(os.devnull, os.O_RDONLY)
+    except OSError as exc:
+        if exc.errno == errno.EMFILE:
+            return "too many open files: the process's limit on open files (ulimit -n) is reached"
+        if exc.errno == errno.ENFILE:
+            return "too many open files in the system"
+        return None
+    os.close(fd)
+    return None
+
+
+def cannot_open(exc: BaseException) -> str | None:
+    """Why SQLite could not open a file (``exc`` a sqlite3 error with SQLITE_CANTOPEN), when it is that the
+    process is out of file descriptors; else None."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF == SQLITE_CANTOPEN:
+        return out_of_files()
+    return None
+
+
 def database_failure(exc: BaseException, where: str) -> StoreError:
     """What a database driver raised under a command (``exc``, once the store had opened) as the error a
     person is told, on one line naming the store ``where``: :class:`DamagedStoreError` when the
     database says its data is damaged, else :class:`DatabaseFailedError` ("the database failed")."""
     said = shown(" ".join(str(exc).split()) or type(exc).__name__, 400)
+    files = cannot_open(exc)
+    if files is not None:
+        return DatabaseFailedError(f"{where}: cannot open the database's files ({files}; {said})")
     code = getattr(exc, "sqlite_errorcode", None)
     if (isinstance(code, int) and code & 0xFF in _SQLITE_DAMAGED) or getattr(exc, "sqlstate", None) in _PG_DAMAGED:
         return DamagedStoreError(f"{where}: the store is damaged ({said})")

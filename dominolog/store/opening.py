@@ -24,13 +24,13 @@ from pathlib import Path
 
 import sqlite_utils
 
-from dominolog.store.access import ACCESS_TABLES
+from dominolog.store.access import ACCESS_TABLES, added_columns
 from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.analyses import TABLE as ANALYSES_TABLE
 from dominolog.store.clublog import SQLITE_CLUB_LOG
 from dominolog.store.clublog import TABLE as CLUB_TABLE
-from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
+from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError, cannot_open
 from dominolog.store.sqlite import SqliteStore
 from dominolog.store.store import BUSY_SECONDS, Store
 from dominolog.store.target import is_url
@@ -162,7 +162,8 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
         else:
             conn = sqlite3.connect(p, timeout=BUSY_SECONDS, isolation_level=None)
     except sqlite3.Error as exc:
-        raise StoreError(f"{p}: cannot open: {exc}") from None
+        files = cannot_open(exc)
+        raise StoreError(f"{p}: cannot open: {files + '; ' if files else ''}{exc}") from None
     try:
         return _prepare(p, conn, read_only)
     except StoreError:
@@ -170,6 +171,9 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
         raise
     except sqlite3.DatabaseError as exc:
         conn.close()
+        files = cannot_open(exc)
+        if files is not None:  # (not the file's fault: SQLite says only "unable to open database file")
+            raise StoreError(f"{p}: cannot open the store ({files}; {exc})") from None
         if "locked" in str(exc) or "busy" in str(exc):
             raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
         raise DamagedStoreError(f"{p}: the store is damaged ({exc})") from None
@@ -253,7 +257,8 @@ def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> SqliteStore:
 
 def _add_views(conn: sqlite3.Connection) -> None:
     """Give a store made before the views (:mod:`dominolog.store.views`), the analysis cache or the
-    tokens (:mod:`dominolog.store.access`) what it lacks, in one short write transaction. A name taken
+    tokens (:mod:`dominolog.store.access`, and the columns added to its tables since) what it lacks,
+    in one short write transaction. A name taken
     already (a view or table of the user's) is left alone, and so is the whole while another writer
     holds the store (or it cannot be written): they come at a later opening."""
     taken = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
@@ -263,6 +268,8 @@ def _add_views(conn: sqlite3.Connection) -> None:
     missing += [sql for name, sql in zip(ACCESS_NAMES, ACCESS_TABLES, strict=True) if name not in taken]
     if CLUB_TABLE not in taken:
         missing += SQLITE_CLUB_LOG
+    if "idempotency" in taken:  # the columns added to it since (access.IDEMPOTENCY_ADDED)
+        missing += added_columns(conn)
     if not missing:
         return
     try:

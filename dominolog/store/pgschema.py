@@ -18,7 +18,7 @@ import logging
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from dominolog.store.access import ACCESS_TABLES
+from dominolog.store.access import ACCESS_TABLES, added_columns
 from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.clublog import PG_CLUB_LOG
@@ -248,18 +248,20 @@ def _add_views(conn: PgConnection) -> None:
 
 def _add_access(conn: PgConnection) -> None:
     """Give a store made before them the tables of :mod:`dominolog.store.access` (tokens, idempotent
-    answers) and the club events' logs (:mod:`dominolog.store.clublog`);
+    answers), the columns added to them since, and the club events' logs (:mod:`dominolog.store.clublog`);
     left for a later opening when the role may not create them."""
     import psycopg
 
     try:
-        taken = _tables(conn)
-        if set(ACCESS_NAMES) <= taken and CLUB_TABLE in taken:
+        tables = _tables(conn)
+        if set(ACCESS_NAMES) <= tables and CLUB_TABLE in tables and not added_columns(conn):
             return
         conn.execute("BEGIN")
         conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
         for sql in ACCESS_TABLES:
             conn.execute(sql)
+        for sql in added_columns(conn):  # (looked at again under the lock: another server may have added them)
+            conn.execute(sql.replace("TEXT", "text"))
         if CLUB_TABLE not in _tables(conn):
             for sql in PG_CLUB_LOG:
                 conn.execute(sql)

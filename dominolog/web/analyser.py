@@ -209,6 +209,6 @@ class Analyser:
             head, review = made
             await self.stores.write(lambda s: s.save_analysis(match_id, head, VERSION, settings, review))
             self.made += 1
-            self.poller.moved()
+            self.poller.moved(match_id)
         finally:
             await anyio.to_thread.run_sync(self.claims.give_back, key)

@@ -11,19 +11,20 @@
   begun, whoever asks): events, each durable before
   the answer ``201 {"seqs": [...], "head": "..."}`` (:mod:`dominolog.web.writing`); ``?seq=N`` the
   seq the first must get; ``Idempotency-Key``: a retry gets the first answer (kept in the transaction
-  of the events: both or neither).
+  of the events: both or neither), another request with the key is ``422``; a key is kept a day.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from dominolog.web.auth import sight, write_target, writer
+from dominolog.web.auth import error_responses, sight, write_target, writer
 from dominolog.web.ids import MatchId
 from dominolog.web.writing import Answer, BadBody, append_lines, first_match, kind_of, lines_of
 
@@ -32,6 +33,17 @@ if TYPE_CHECKING:
     from dominolog.web.shared import Web
 
 router = APIRouter(prefix="/api")
+#: the largest seq a store can hold (a signed 64-bit integer in both databases)
+MAX_SEQ = (1 << 63) - 1
+
+
+def in_range(name: str, value: int | None) -> int | None:
+    """``value`` (a seq given as ``name``), or ``422`` when no store could hold it."""
+    if value is not None and value > MAX_SEQ:
+        raise HTTPException(422, f"{name}: {value} is past the largest seq a store holds ({MAX_SEQ})")
+    return value
+
+
 #: how long a stream stays quiet before a comment keeps it open (seconds)
 KEEPALIVE = 15.0
 
@@ -68,6 +80,7 @@ def verify_match(request: Request, match_id: MatchId) -> Response:
 
 @router.get("/matches/{match_id}/events", summary="The stored lines after seq `after` (JSON Lines, byte for byte)")
 def events(request: Request, match_id: MatchId, after: Annotated[int, Query(ge=0)] = 0) -> Response:
+    in_range("after", after)
     store = web(request).stores.get()
     sight(request, store).match(store, match_id)
     body = b"".join(rec.data + b"\n" for rec, _ in store.records(match_id, after))
@@ -91,22 +104,36 @@ async def stream(
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> StreamingResponse:
     app = web(request)
+    in_range("after", after)
     if last_event_id is not None and last_event_id.strip().isdigit():
-        after = int(last_event_id.strip())
+        after = in_range("Last-Event-ID", int(last_event_id.strip()))
     await app.stores.run(lambda s: sight(request, s).match(s, match_id))
     if after is None:  # from the head: only what comes next
         after = await app.stores.run(lambda s: s.fold_of(match_id).seq)
+
+    def newer(store: Store, since: int) -> list[tuple[Any, str]] | None:
+        """The events after ``since``, or None when this request may no longer read the match (its key
+        revoked, its event made private): asked again at each message and each keep-alive."""
+        try:
+            sight(request, store).match(store, match_id)
+        except HTTPException:
+            return None
+        return store.records(match_id, since)
 
     async def events() -> AsyncIterator[str]:
         last = after
         yield "retry: 1000\n\n"
         while True:
             version = app.poller.version
-            newer = await app.stores.run(lambda s, since=last: s.records(match_id, since))
-            for rec, _ in newer:
+            found = await app.stores.run(lambda s, since=last: newer(s, since))
+            if found is None:
+                return  # (the stream ends; the browser's reconnection is refused as any new request)
+            for rec, _ in found:
                 yield _message(rec.seq, rec.data)
                 last = rec.seq
             if await app.poller.wait(version, KEEPALIVE) == version:
+                if await app.stores.run(lambda s: newer(s, 1 << 62)) is None:
+                    return
                 yield ": keep-alive\n\n"
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
@@ -119,13 +146,32 @@ async def board_stream(request: Request) -> StreamingResponse:
     app = web(request)
     await app.stores.run(lambda s: sight(request, s))  # (a wrong key: 401; the stream names no match)
 
+    def seen(store: Store, moved: set[str]) -> bool | None:
+        """Whether one of the ``moved`` matches may be read by this request (None: nothing may be read
+        any more, its key revoked). A private match moving is not told to whom may not read it."""
+        try:
+            sees = sight(request, store)
+        except HTTPException:
+            return None
+        return any(sees.sees(m, store.event_of(m)) for m in moved)
+
     async def events() -> AsyncIterator[str]:
-        version = app.poller.version
+        version, told, quiet = app.poller.version, 0, time.monotonic()
         yield "retry: 1000\n\n"
         while True:
             now = await app.poller.wait(version, KEEPALIVE)
-            yield f"id: {now}\nevent: board\ndata: {now}\n\n" if now != version else ": keep-alive\n\n"
+            moved = app.poller.moved_since(version)
             version = now
+            shown = await app.stores.run(lambda s, moved=moved: seen(s, moved))
+            if shown is None:
+                return
+            if shown:
+                told += 1  # (the stream's own count: the poller's would tell how often anything moved)
+                yield f"id: {told}\nevent: board\ndata: {told}\n\n"
+                quiet = time.monotonic()
+            elif time.monotonic() - quiet >= KEEPALIVE:
+                yield ": keep-alive\n\n"
+                quiet = time.monotonic()
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
@@ -133,11 +179,23 @@ async def board_stream(request: Request) -> StreamingResponse:
 WRITE_DOC = (
     "Content-Type: application/json (one event), application/x-ndjson or application/jsonl (events, one a "
     "line), text/x-dominolog-notation (the notation). Authorization: Bearer TOKEN. Idempotency-Key: a retry "
-    "with the same key gets the first answer."
+    "with the same key gets the first answer (the same request: method, path, query and body; another request "
+    "with it is 422); a key is kept 24 hours."
 )
 
 
-@router.post("/matches", summary="Create a match (the organiser): a match_start or a header", description=WRITE_DOC)
+#: the error statuses of a write of events (a new match: all but 404)
+WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429)
+CREATE_ERRORS = error_responses(400, 401, 403, 409, 413, 415, 422, 429)
+
+
+@router.post(
+    "/matches",
+    summary="Create a match (the organiser): a match_start or a header",
+    description=WRITE_DOC,
+    status_code=201,
+    responses=CREATE_ERRORS,
+)
 async def create_match(request: Request, idempotency_key: Annotated[str | None, Header()] = None) -> Response:
     body = await request.body()
     app = web(request)
@@ -145,7 +203,11 @@ async def create_match(request: Request, idempotency_key: Annotated[str | None, 
 
 
 @router.post(
-    "/matches/{match_id}/events", summary="Append events (the match's table, or the organiser)", description=WRITE_DOC
+    "/matches/{match_id}/events",
+    summary="Append events (the match's table, or the organiser)",
+    description=WRITE_DOC,
+    status_code=201,
+    responses=WRITE_ERRORS,
 )
 async def append_events(
     request: Request,
@@ -153,6 +215,7 @@ async def append_events(
     seq: Annotated[int | None, Query(ge=1)] = None,
     idempotency_key: Annotated[str | None, Header()] = None,
 ) -> Response:
+    in_range("seq", seq)
     body = await request.body()
     app = web(request)
     return await app.stores.write(lambda s: _write(app, s, request, match_id, body, seq, idempotency_key))
@@ -166,7 +229,7 @@ def _write(
     revocation committed before it counts), how often (429), the key's first answer if it has one,
     else the events appended (:func:`dominolog.web.writing.append_lines`) and the answer kept under the
     key: committed together, or neither."""
-    from dominolog.store.access import KEY_LIMIT, TakenKey
+    from dominolog.store.access import KEY_LIMIT, ReusedKey, TakenKey, fingerprint
 
     with store.transaction():
         if match_id is not None:
@@ -175,21 +238,35 @@ def _write(
         app.rate.check(token.id)
         if key is not None and not (0 < len(key) <= KEY_LIMIT and key.isascii() and key.isprintable()):
             raise HTTPException(400, f"an Idempotency-Key is 1 to {KEY_LIMIT} printable ASCII characters")
+        request_print = fingerprint(request.method, _target(request), body)
         if key is not None:
             store.lock_key(token.id, key)
             try:
-                before = store.answer_of(token.id, key)
+                before = store.answer_of(token.id, key, request_print)
             except TakenKey:
                 raise HTTPException(
                     409, "a request with this Idempotency-Key was cut short by an older server: send it with a new key"
+                ) from None
+            except ReusedKey:
+                raise HTTPException(
+                    422,
+                    "this Idempotency-Key was sent with another request (another match, query or body): a key "
+                    "names one request; send this one with a new key",
                 ) from None
             if before is not None:
                 return Response(before[1], status_code=before[0], media_type="application/json")
         answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq)
         text = json.dumps(answer.body, ensure_ascii=False)
         if key is not None:
-            store.keep_answer(token.id, key, answer.status, text)
+            store.keep_answer(token.id, key, answer.status, text, request_print)
     return Response(text, status_code=answer.status, media_type="application/json")
+
+
+def _target(request: Request) -> str:
+    """The request's path and query as sent (the match's id percent-encoded as it came)."""
+    path = request.scope.get("raw_path") or request.url.path.encode()
+    query = request.scope.get("query_string") or b""
+    return (path + (b"?" + query if query else b"")).decode("latin-1")
 
 
 def _answer(

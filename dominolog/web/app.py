@@ -4,7 +4,9 @@ poller of live streams, and what every answer gets:
 - a body over :data:`MAX_BODY` bytes is ``413`` before the app reads it;
 - security headers on every response: a strict ``Content-Security-Policy`` (everything from the
   server itself, no inline script, no framing), ``X-Content-Type-Options: nosniff``,
-  ``Referrer-Policy: no-referrer``;
+  ``Referrer-Policy: no-referrer``; ``Cache-Control: no-store`` on every answer to a request that
+  carries a token or a key (``Authorization``, ``?key=``): a token made, the tokens listed, the cards,
+  what a key reads;
 - every error is a JSON body ``{"error": "..."}``, never a stack trace (``DOMINOLOG_DEBUG`` set: the
   trace, for a developer).
 """
@@ -44,10 +46,15 @@ class Guard:
             await self.app(scope, receive, send)
             return
 
+        keyed = _keyed(scope)
+
         async def send_guarded(message: Message) -> None:
             if message["type"] == "http.response.start":
-                names = {k.lower() for k, _ in message.get("headers", [])}
-                message["headers"] = [*message.get("headers", []), *(h for h in SECURITY_HEADERS if h[0] not in names)]
+                headers = list(message.get("headers", []))
+                if keyed:  # (what a key reads, or a token made, is kept by no cache: the browser's neither)
+                    headers = [h for h in headers if h[0].lower() != b"cache-control"] + [NO_STORE]
+                names = {k.lower() for k, _ in headers}
+                message["headers"] = [*headers, *(h for h in SECURITY_HEADERS if h[0] not in names)]
             await send(message)
 
         length = dict(scope["headers"]).get(b"content-length")
@@ -83,6 +90,18 @@ class Guard:
         await self.app(scope, receive, send_guarded)
 
 
+NO_STORE = (b"cache-control", b"no-store")
+
+
+def _keyed(scope: Scope) -> bool:
+    """Whether the request carries a token or a key (``Authorization``, or ``?key=``): its answer may
+    hold a token or what only that key reads."""
+    if any(name.lower() == b"authorization" for name, _ in scope.get("headers", [])):
+        return True
+    query = scope.get("query_string", b"")
+    return any(part.split(b"=", 1)[0] == b"key" for part in query.split(b"&"))
+
+
 async def _too_large(limit: int, send: Send) -> None:
     body = f'{{"error": "the body is larger than {limit} bytes"}}'.encode()
     await send(
@@ -93,6 +112,18 @@ async def _too_large(limit: int, send: Send) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+def _allowed(routes: list[Any], path: str) -> str:
+    """Every method the ``routes`` of ``path`` take (``Allow`` of a ``405``)."""
+    methods: set[str] = set()
+    for route in routes:
+        regex, taken = getattr(route, "path_regex", None), getattr(route, "methods", None)
+        if regex is not None and taken and regex.match(path):
+            methods |= set(taken)
+    if "GET" in methods:
+        methods.add("HEAD")
+    return ", ".join(sorted(methods))
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -138,6 +169,9 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 405:  # every method of the path, not those of the first route that matched
+            allowed = _allowed(routes, request.scope["path"])
+            return _error(405, f"{request.method} is not allowed here: {allowed}", {"Allow": allowed})
         return _error(exc.status_code, str(exc.detail), getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
@@ -158,14 +192,19 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
             return _error(500, "".join(traceback.format_exception(exc)))
         return _error(500, "internal error (the server's log says more; DOMINOLOG_DEBUG=1 shows it here)")
 
-    app.include_router(api.router)
-    app.include_router(tokens_api.router)
-    app.include_router(events_api.router)
-    app.include_router(recorder.router)
-    app.include_router(results.router)
-    app.include_router(pages.router)
-    app.include_router(organiser.router)
-    app.include_router(event_pages.router)
+    routers = (
+        api.router,
+        tokens_api.router,
+        events_api.router,
+        recorder.router,
+        results.router,
+        pages.router,
+        organiser.router,
+        event_pages.router,
+    )
+    for router in routers:
+        app.include_router(router)
+    routes: list[Any] = [route for router in routers for route in router.routes]
     favicon = (resources.files("dominolog.web") / "static" / "favicon.ico").read_bytes()
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -174,6 +213,7 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
         # package, kept a day (the security headers as on every answer: Guard)
         return Response(favicon, media_type="image/x-icon", headers={"Cache-Control": "public, max-age=86400"})
 
+    routes += [route for route in app.router.routes if getattr(route, "path_regex", None) is not None]
     app.mount("/static", StaticFiles(directory=str(resources.files("dominolog.web") / "static")), name="static")
     app.add_middleware(MatchIds)
     return Guard(app)  # type: ignore[return-value]

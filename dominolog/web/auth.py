@@ -42,6 +42,27 @@ if TYPE_CHECKING:
 RATE = 20
 
 
+#: what each error status of a write says (its body is ``{"error": "..."}``), for the OpenAPI document
+ERRORS = {
+    400: "an Idempotency-Key that is not 1 to 200 printable ASCII characters, or a body that is not UTF-8",
+    401: "no token, or one not known here, or a revoked one (`WWW-Authenticate: Bearer`)",
+    403: "a token that may not make this write (another match's table token, a viewing key)",
+    404: "no such match (or a private one the token may not read)",
+    409: "another writer took the seq (`?seq=`), the match exists already, or a request with the key was cut short",
+    413: "a body larger than 1 MiB",
+    415: "a Content-Type not taken here",
+    422: "a line or a value refused (the recorder's message), the match full, an Idempotency-Key sent with another "
+    "request, a seq past 2^63 - 1",
+    429: "more writes a second with this token than the server's --rate (`Retry-After: 1`)",
+}
+_ERROR_BODY = {"application/json": {"schema": {"type": "object", "properties": {"error": {"type": "string"}}}}}
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route's OpenAPI operation: what each of its error ``statuses`` says."""
+    return {status: {"description": ERRORS[status], "content": _ERROR_BODY} for status in statuses}
+
+
 def bearer(request: Request) -> str | None:
     """The token of the ``Authorization: Bearer`` header, or None."""
     value = request.headers.get("authorization", "")

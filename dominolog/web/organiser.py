@@ -22,7 +22,7 @@ from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from dominolog.htmlpage import esc
-from dominolog.web.auth import writer
+from dominolog.web.auth import error_responses, writer
 
 if TYPE_CHECKING:
     from dominolog.store import Store
@@ -131,6 +131,7 @@ def events(request: Request) -> HTMLResponse:
     summary="Table cards (the organiser): a printable page, a new table token a card",
     response_class=HTMLResponse,
     status_code=201,
+    responses=error_responses(401, 403, 404, 413, 422, 429),
 )
 def cards(
     request: Request,

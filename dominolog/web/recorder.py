@@ -3,7 +3,8 @@
 - ``GET /m/{id}/record``: the page, rendered on the server (names escaped), its script and style from
   the package (``static/record.js``: the CSP's ``'self'``; ``static/record.css`` inline, named by its
   hash in the page's CSP);
-  opened from the table card's link ``/m/ID/record#token=TOKEN``;
+  opened from the table card's link ``/m/ID/record#token=TOKEN``; for a match not stored, or private
+  to the request (its token is in the fragment), ``404`` with the same frame, without names, for both;
 - ``GET /api/matches/{id}/recorder``: what the page shows, as JSON
   (:func:`dominolog.web.recorder_state.recorder_state`), open to readers like every read;
 - ``GET /record-sw.js``: the page's service worker (``static/record-sw.js``), at the root so that its
@@ -27,6 +28,8 @@ from dominolog.web.ids import MatchId, api_href, href
 from dominolog.web.shared import inline_csp
 
 router = APIRouter()
+#: on every recorder page, its frame of a match not to be read too (``404``): the service worker keeps it
+FRAME_HEADER = "X-Dominolog-Recorder"
 
 
 def _web(request: Request) -> Any:
@@ -142,19 +145,19 @@ async def record_page(request: Request, match_id: MatchId) -> HTMLResponse:
     web = _web(request)
 
     def read(store: Any) -> tuple[list[str], str | None] | None:
-        if not store.has_match(match_id):
+        if not store.has_match(match_id) or not sight(request, store).sees(match_id, store.event_of(match_id)):
             return None
-        if not sight(request, store).sees(match_id, store.event_of(match_id)):
-            # a private match, opened from its table card (the token is in the fragment, which the
-            # browser does not send): the frame without names, filled in by the script with the token
-            return [], None
         state = store.fold_of(match_id).reducer.state
         if state is None:
             return [], None
         return list(state.players), state.variant
 
     found = await web.stores.run(read)
-    if found is None:
-        raise HTTPException(404, "no such match")
-    text = page(match_id, *found)
-    return HTMLResponse(text, headers={"Cache-Control": "no-store", "Content-Security-Policy": inline_csp(text)})
+    # a match not stored, or private to this request: 404, with the same frame for both (no names), so
+    # that nothing tells them apart. A private match's table card opens it so (its token is in the
+    # fragment, which the browser does not send): the script fills the frame in, reading the match
+    # with the token
+    status = 200 if found is not None else 404
+    text = page(match_id, *(found or ([], None)))
+    headers = {"Cache-Control": "no-store", "Content-Security-Policy": inline_csp(text), FRAME_HEADER: "yes"}
+    return HTMLResponse(text, status_code=status, headers=headers)

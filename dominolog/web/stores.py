@@ -217,6 +217,8 @@ class Poller:
         self.interval = interval if interval is not None else poll_seconds(self.listens)
         self.version = 0
         self.heads: dict[str, str] = {}
+        #: the version at which each match last moved (its head changed, or its analysis was kept)
+        self.moved_at: dict[str, int] = {}
         self._changed = asyncio.Event()
         self._kick = asyncio.Event()
         self._stop = threading.Event()
@@ -232,8 +234,11 @@ class Poller:
                 except Exception:  # the database failed for a moment: the next look may see it back
                     now = self.heads
                 if now != self.heads:
-                    self.heads = now
                     self.version += 1
+                    for match_id in now.keys() | self.heads.keys():
+                        if now.get(match_id) != self.heads.get(match_id):
+                            self.moved_at[match_id] = self.version
+                    self.heads = now
                     changed, self._changed = self._changed, asyncio.Event()
                     changed.set()
                 with contextlib.suppress(TimeoutError):
@@ -264,11 +269,17 @@ class Poller:
                 # (RuntimeError: the event loop closed as the server stopped)
                 self._stop.wait(1.0)
 
-    def moved(self) -> None:
-        """Wake whoever waits though no head changed (an analysis was kept: the pages waiting for it)."""
+    def moved(self, match_id: str) -> None:
+        """Wake whoever waits though no head changed (the match's analysis was kept: the pages waiting
+        for it)."""
         self.version += 1
+        self.moved_at[match_id] = self.version
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
+
+    def moved_since(self, version: int) -> set[str]:
+        """The matches that moved after ``version`` (a stream that must tell only of those it may read)."""
+        return {m for m, v in self.moved_at.items() if v > version}
 
     async def wait(self, version: int, timeout: float) -> int:
         """The version once it is past ``version`` (at once if it is already), or after ``timeout``."""

@@ -13,13 +13,18 @@ from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import JSONResponse
 
 from dominolog.store.access import EVENT_LIMIT
-from dominolog.web.auth import writer
+from dominolog.web.auth import error_responses, writer
 
 router = APIRouter(prefix="/api")
 WHAT = "manages tokens"
 
 
-@router.post("/tokens", summary="Make a table's token or a viewing key (the organiser)", status_code=201)
+@router.post(
+    "/tokens",
+    summary="Make a table's token or a viewing key (the organiser)",
+    status_code=201,
+    responses=error_responses(401, 403, 413, 422, 429),
+)
 def create(
     request: Request,
     match: Annotated[str | None, Body(embed=True, min_length=1, max_length=200)] = None,
@@ -39,14 +44,20 @@ def create(
     return JSONResponse({**row.as_dict(), "token": secret}, status_code=201)
 
 
-@router.get("/tokens", summary="The tokens made, never the tokens themselves (the organiser)")
+@router.get(
+    "/tokens",
+    summary="The tokens made, never the tokens themselves (the organiser)",
+    responses=error_responses(401, 403),
+)
 def listed(request: Request) -> JSONResponse:
     store = request.app.state.web.stores.get()
     writer(request, store, None, WHAT)
     return JSONResponse({"tokens": [t.as_dict() for t in store.tokens()]})
 
 
-@router.delete("/tokens/{token_id}", summary="Revoke a token (the organiser)")
+@router.delete(
+    "/tokens/{token_id}", summary="Revoke a token (the organiser)", responses=error_responses(401, 403, 404, 429)
+)
 def revoke(request: Request, token_id: str) -> JSONResponse:
     web = request.app.state.web
     store = web.stores.get()
@@ -60,14 +71,18 @@ def revoke(request: Request, token_id: str) -> JSONResponse:
     return JSONResponse({**found.as_dict(), "revoked": True})
 
 
-@router.get("/private", summary="The private events (the organiser)")
+@router.get("/private", summary="The private events (the organiser)", responses=error_responses(401, 403))
 def private_events(request: Request) -> JSONResponse:
     store = request.app.state.web.stores.get()
     writer(request, store, None, "lists the private events")
     return JSONResponse({"private": sorted(store.private_events())})
 
 
-@router.post("/private", summary="Make an event private or public again (the organiser); `*`: every match")
+@router.post(
+    "/private",
+    summary="Make an event private or public again (the organiser); `*`: every match",
+    responses=error_responses(401, 403, 413, 422, 429),
+)
 def set_private(
     request: Request,
     event: Annotated[str, Body(embed=True, min_length=1, max_length=EVENT_LIMIT)],

@@ -89,9 +89,10 @@ def first_match(lines: list[tuple[int, str]], kind: str) -> Answer | str:
 def append_lines(session: Session, match_id: str, lines: list[tuple[int, str]], kind: str, seq: int | None) -> Answer:
     """Append the lines to the match through its recording session (``dominolog append``'s), in
     the order given, with the recorder's checks (in the caller's transaction, if it holds one):
-    ``201`` every line stored; ``422`` a line refused (``409`` a seq another writer took), with the
+    ``201`` every line stored; ``422`` a line refused or the match full (``409`` a seq another writer took), with the
     seqs stored before it; the store failing raises its :class:`~dominolog.store.StoreError`."""
     from dominolog.recording.session import Entered
+    from dominolog.store import FullMatchError
 
     written: list[int] = []
     if not lines:
@@ -107,6 +108,8 @@ def append_lines(session: Session, match_id: str, lines: list[tuple[int, str]], 
             done = Entered()
             session.write_line(text.strip().encode("utf-8"), done, expected_seq=seq if not written else None)
         written.extend(s for s, _ in done.written)
+        if isinstance(done.unusable, FullMatchError):  # the match takes no more: this request's fault, not the store's
+            return Answer(422, {"error": str(done.unusable), "line": n, "seqs": written, "head": session.head})
         if done.unusable is not None:
             raise done.unusable
         if done.stopped is not None:

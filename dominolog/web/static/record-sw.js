@@ -7,6 +7,12 @@ var CACHE = "dominolog-recorder-1";
 var ASSETS = ["/static/record.js", "/static/record.css"];
 var PAGE = /^\/m\/[^/]+\/record$/;
 
+// a page it keeps: one answered, or the recorder's frame of a private match (404, as for a match not
+// stored: the page reads the match with the table's token)
+function keepable(r) {
+  return r.ok || (r.status === 404 && r.headers.get("X-Dominolog-Recorder") === "yes");
+}
+
 function kept(url) {
   return url.origin === self.location.origin && (PAGE.test(url.pathname) || ASSETS.indexOf(url.pathname) >= 0);
 }
@@ -26,7 +32,12 @@ self.addEventListener("message", function (ev) {
   var url = new URL(data.keep, self.location.origin);
   if (!kept(url) || !PAGE.test(url.pathname)) return;
   ev.waitUntil(caches.open(CACHE).then(function (cache) {
-    return cache.addAll([url.pathname].concat(ASSETS));
+    return Promise.all([url.pathname].concat(ASSETS).map(function (path) {
+      return fetch(path, { cache: "no-store" }).then(function (r) {
+        if (!keepable(r)) throw new Error(String(r.status));
+        return cache.put(path, r);
+      });
+    }));
   }).then(function () {
     if (ev.source) ev.source.postMessage({ kept: url.pathname });
   }, function () { /* offline already: the next load online keeps it */ }));
@@ -39,7 +50,7 @@ self.addEventListener("fetch", function (ev) {
   if (!kept(url)) return;
   var key = url.origin + url.pathname;  // without the query (the token is in the fragment, never sent)
   ev.respondWith(fetch(req).then(function (r) {
-    if (r.ok) {
+    if (keepable(r)) {
       var copy = r.clone();
       ev.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(key, copy); }));
     }
