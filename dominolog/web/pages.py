@@ -47,7 +47,7 @@ def _totals(value: Any) -> str:
 def board_rows(store: Store, seen: Sight) -> list[dict[str, Any]]:
     """Every match as the board shows it: its ``list --json`` row, the hand in play and who is on move
     (the store's fold of the match), the time of its last event."""
-    from dominolog.club.summary import listed_matches
+    from dominolog.club.summary import listed_matches, status_words
     from dominolog.recording.notation import on_move
 
     rows = seen.rows(listed_matches(store))
@@ -58,6 +58,7 @@ def board_rows(store: Store, seen: Sight) -> list[dict[str, Any]]:
         r["hand"] = hand.number if hand is not None else (len(state.results) if state is not None else 0)
         r["turn"] = on_move(reducer)
         r["turn_words"] = _turn_words(r["turn"], r["status"], hand is not None, r["events"])
+        r["status_words"] = status_words(r["status"], state is not None and state.abandoned)
         r["last_at"] = _last_at(store, r["id"], r["events"])
     return rows
 
@@ -100,7 +101,7 @@ def board_part(store: Store, seen: Sight) -> str:
             f'<td><a href="{esc(seen.keyed(href(r["id"])))}">{esc(r["id"])}</a></td>'
             f"<td>{esc(_players(r['players']))}</td>"
             f"<td>{esc(r['variant'] or '?')}</td><td>{r['hand']}</td><td>{esc(_totals(r['totals']))}</td>"
-            f"<td>{esc(r['turn_words'])}</td><td>{esc(r['status'])}</td><td>{esc(r['last_at'] or '-')}</td></tr>"
+            f"<td>{esc(r['turn_words'])}</td><td>{esc(r['status_words'])}</td><td>{esc(r['last_at'] or '-')}</td></tr>"
         )
     out.append("</tbody></table>")
     return "".join(out)
@@ -133,6 +134,7 @@ def board_fragment(request: Request) -> HTMLResponse:
 
 def match_part(store: Store, match_id: str, seen: Sight) -> tuple[str, int]:
     """The live part of ``/m/{id}`` and the seq of its last event."""
+    from dominolog.club.summary import status_words
     from dominolog.export import NoPicture, table_picture
     from dominolog.log.words import describe_record
     from dominolog.store import verify_stored
@@ -148,10 +150,12 @@ def match_part(store: Store, match_id: str, seen: Sight) -> tuple[str, int]:
     for v in report.violations:
         marked.setdefault(v.seq, []).append(f"{v.code}: {v.message}")
     status = "invalid" if not report.valid else "complete" if report.complete else "open"
+    ended = [r for r in records if r.event is not None and r.event.type == "match_end"]
+    words = status_words(status, bool(ended) and getattr(ended[-1].event, "reason", None) == "abandoned")
     out = [
         f"<h1>{esc(match_id)}</h1>",
         f'<p class="summary">{esc(report.variant or "?")}: {esc(", ".join(report.players))}; '
-        f'<span class="status {status}">{status}</span>; {len(report.hands)} hand{"s" * (len(report.hands) != 1)} '
+        f'<span class="status {status}">{words}</span>; {len(report.hands)} hand{"s" * (len(report.hands) != 1)} '
         f"played; head <code>{esc(report.head[:10])}</code></p>",
         f'<p class="results"><a href="{esc(seen.keyed(href(match_id, "/sheet")))}">score sheet</a> · '
         f'<a href="{esc(seen.keyed(href(match_id, "/audit")))}">audit report</a> · '
@@ -226,7 +230,7 @@ def tables_part(store: Store, seen: Sight) -> str:
         table = f"table {esc(meta['table'])}: " if "table" in meta else ""
         out.append(
             f'<section class="one-table"><h2>{table}<a href="{esc(seen.keyed(href(r["id"])))}">{esc(r["id"])}</a></h2>'
-            f"<p>{esc(_totals(r['totals']))}; hand {r['hand']}; {esc(r['turn_words'])}; {esc(r['status'])}</p>"
+            f"<p>{esc(_totals(r['totals']))}; hand {r['hand']}; {esc(r['turn_words'])}; {esc(r['status_words'])}</p>"
             f'<div class="table-picture">{picture}</div></section>'
         )
     out.append("</div>")
