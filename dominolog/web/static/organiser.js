@@ -56,8 +56,10 @@
       call("DELETE", "/api/tokens/" + encodeURIComponent(b.dataset.id))
         .then(function () { say("Token " + b.dataset.id + " revoked."); return load(); }, failed);
     } else if (action === "cards") {
-      call("POST", "/api/cards", {})
-        .then(function (r) { return r.blob(); })
+      var loopback = document.getElementById("cards-loopback");
+      var revoked = "none";
+      call("POST", "/api/cards", { loopback: !!(loopback && loopback.checked) })
+        .then(function (r) { revoked = r.headers.get("X-Dominolog-Revoked") || "none"; return r.blob(); })
         .then(function (blob) {
           var a = document.createElement("a");
           a.href = URL.createObjectURL(blob);
@@ -65,7 +67,8 @@
           document.body.appendChild(a);
           a.click();
           a.remove();
-          say("Table cards saved as cards.html (a new table token a card): open it and print it.");
+          say("Table cards saved as cards.html (a new table token a card): open it and print it." +
+            (revoked === "none" ? "" : " Reprinted: " + revoked + "."));
           return load();
         }, failed);
     }
