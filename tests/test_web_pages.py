@@ -64,7 +64,8 @@ def test_the_board_and_the_match_page_escape_every_name(server: Server) -> None:
     assert board.status_code == 200 and board.headers["content-type"].startswith("text/html")
     tags = _checked(board.text)
     text = "".join(tags.text)
-    assert "\\x1b[31mred" in text and "\\u202eevil" not in text  # the table's name, its controls made visible
+    assert "\\x1b[31mred" in text  # the table's name, its controls made visible, and the event's
+    assert "\\u202eevil\\u2066, no round (tonight)" in text
     assert MATCH in text and ("a", {"href": "/m/m%3Ci%3E1"}) in tags.tags
     page = server.client.get("/m/m%3Ci%3E1")
     assert page.status_code == 200
@@ -152,15 +153,20 @@ def test_the_season_board_tables_and_standings(tmp_path: Path) -> None:
     db = tmp_path / "season.db"
     assert run_cli("import", ROOT / "replays" / "club-season", "--db", db, cwd=tmp_path).code == 0
     ids = json.loads(run_cli("list", "--json", "--db", db, cwd=tmp_path).out)["matches"]
+    tonight = [m for m in ids if m["meta"]["date"] == "2026-10-01"]  # the last evening of the season
     with Server(db, tmp_path) as s:
         board = "".join(parsed(s.client.get("/").text).text)
-        assert all(m["id"] in board for m in ids)
+        assert [m["id"] for m in ids if m["id"] in board] == [m["id"] for m in tonight] and len(tonight) == 3
+        assert "Thursday club, evening 1" in board  # the finished evenings: a link each
         tables = s.client.get("/tables")
         assert tables.status_code == 200
-        first = ids[0]["id"]
+        first = tonight[0]["id"]
         svg = run_cli("export", first, "--db", db, "--format", "svg", cwd=tmp_path).out
         assert svg in tables.text
-        assert tables.text.count("<svg") == len(ids)
+        assert tables.text.count("<svg") == len(tonight)
+        evening = ids[0]["meta"]["event"]
+        earlier = s.client.get("/tables", params={"event": evening})
+        assert earlier.text.count("<svg") == sum(m["meta"]["event"] == evening for m in ids)
         page = s.client.get("/standings?include_invalid=true")
         written = run_cli("standings", "--db", db, "--format", "html", "--include-invalid", cwd=tmp_path).out
         live = '<main id="live" data-stream="/api/board/stream" data-part="/standings/part?include_invalid=true">'

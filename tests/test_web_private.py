@@ -196,12 +196,15 @@ READS = [
     "/m/{id}/analysis",
     "/m/{id}/analysis/part",
 ]
+#: the pages of every match show one event's round (tonight's unless the address picks one): here the
+#: private event's
+PICKED = "?event=" + quote(PRIVATE, safe="")
 LISTS = [
     "/api/matches",
-    "/",
-    "/part",
-    "/tables",
-    "/tables/part",
+    "/" + PICKED,
+    "/part" + PICKED,
+    "/tables" + PICKED,
+    "/tables/part" + PICKED,
     "/standings?include_invalid=true",
     "/standings/part?include_invalid=true",
     "/api/standings?include_invalid=true",
@@ -275,7 +278,7 @@ def test_the_read_matrix_of_a_private_match(club: Club) -> None:
     no_such = s.client.get("/api/matches/nope")
     assert no_such.status_code == 404 and no_such.json() == s.client.get("/api/matches/sec-1").json()
     # nothing of the private events shows without a key: not the match, its players, nor the event's name
-    for url in LISTS:
+    for url in [*LISTS, "/", "/part", "/tables", "/tables/part"]:
         text = s.client.get(url).text
         assert not any(x in text for x in ("Zelda", "Xavi", "sec-1", "jun-1", "Club Night", "Juniors")), url
 
@@ -283,10 +286,12 @@ def test_the_read_matrix_of_a_private_match(club: Club) -> None:
 def test_a_page_carries_its_key_into_its_links_part_and_stream(club: Club) -> None:
     key = club.keys["viewer"]
     q = quote(key, safe="")
-    board = parsed(club.s.client.get(f"/?key={q}").text)
+    board = parsed(club.s.client.get(f"/{PICKED}&key={q}").text)
     main = next(a for t, a in board.tags if t == "main")
-    assert main["data-part"] == f"/part?key={q}" and main["data-stream"] == f"/api/board/stream?key={q}"
+    assert main["data-part"] == f"/part{PICKED}&key={q}" and main["data-stream"] == f"/api/board/stream?key={q}"
     assert ("a", {"href": f"/m/sec-1?key={q}"}) in board.tags
+    links = [a["href"] for t, a in parsed(club.s.client.get(f"/?key={q}").text).tags if t == "a" and "href" in a]
+    assert f"/{PICKED}&key={q}" in links or ("a", {"href": f"/m/sec-1?key={q}"}) in board.tags
     page = parsed(club.s.client.get(f"/m/sec-1?key={q}").text)
     main = next(a for t, a in page.tags if t == "main")
     assert main["data-part"] == f"/m/sec-1/part?key={q}"
