@@ -288,7 +288,8 @@ def test_a_page_carries_its_key_into_its_links_part_and_stream(club: Club) -> No
     q = quote(key, safe="")
     board = parsed(club.s.client.get(f"/{PICKED}&key={q}").text)
     main = next(a for t, a in board.tags if t == "main")
-    assert main["data-part"] == f"/part{PICKED}&key={q}" and main["data-stream"] == f"/api/board/stream?key={q}"
+    assert main["data-part"] == f"/part{PICKED}&key={q}" and main["data-stream"].startswith("/api/board/stream?after=")
+    assert main["data-stream"].endswith(f"&key={q}")
     assert ("a", {"href": f"/m/sec-1?key={q}"}) in board.tags
     links = [a["href"] for t, a in parsed(club.s.client.get(f"/?key={q}").text).tags if t == "a" and "href" in a]
     assert f"/{PICKED}&key={q}" in links or ("a", {"href": f"/m/sec-1?key={q}"}) in board.tags

@@ -113,19 +113,36 @@ async def stream(
 
 
 @router.get(
-    "/board/stream", summary="Server-Sent Events: one message each time any match moves", include_in_schema=True
+    "/board/stream",
+    summary="Server-Sent Events: one message each time any match moves (`id:` the store's mark)",
+    include_in_schema=True,
 )
-async def board_stream(request: Request) -> StreamingResponse:
+async def board_stream(
+    request: Request,
+    after: Annotated[str | None, Query(max_length=100)] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> StreamingResponse:
+    """Each message's id is the store's mark (:meth:`~dominolog.store.store.Store.mark`) after the move:
+    a page that shows the store as of a mark (``?after=MARK``, or ``Last-Event-ID`` when the browser
+    reconnects, after a restart of the server too) is told at once when the store has moved since."""
     app = web(request)
     await app.stores.run(lambda s: sight(request, s))  # (a wrong key: 401; the stream names no match)
+    seen = (last_event_id or "").strip() or after
 
     async def events() -> AsyncIterator[str]:
         version = app.poller.version
         yield "retry: 1000\n\n"
+        mark = await app.stores.run(lambda s: s.mark())
+        if seen is not None and seen != mark:  # the page is behind: it catches up now
+            yield f"id: {mark}\nevent: board\ndata: {mark}\n\n"
         while True:
             now = await app.poller.wait(version, KEEPALIVE)
-            yield f"id: {now}\nevent: board\ndata: {now}\n\n" if now != version else ": keep-alive\n\n"
+            if now == version:
+                yield ": keep-alive\n\n"
+                continue
             version = now
+            mark = await app.stores.run(lambda s: s.mark())
+            yield f"id: {mark}\nevent: board\ndata: {mark}\n\n"
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 

@@ -184,9 +184,11 @@ def _every_match_page(
     store = _web_store(request)
     seen = sight(request, store)
     pick = picked(request)
+    mark = store.mark()  # (before the part: what the page shows is at least as new)
     body = part(store, seen, pick)
     live = seen.keyed(part_url + pick_query(pick))
-    return HTMLResponse(_frame(title, body, seen.keyed("/api/board/stream"), live, wide))
+    stream = seen.keyed(f"/api/board/stream?after={quote(mark, safe='')}")
+    return HTMLResponse(_frame(title, body, stream, live, wide))
 
 
 def _every_match_part(request: Request, part: Callable[[Store, Sight, Pick], str]) -> HTMLResponse:
