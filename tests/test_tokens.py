@@ -216,6 +216,7 @@ def test_the_address_of_the_cards(monkeypatch: pytest.MonkeyPatch) -> None:
         True,
     ]
     assert not cards.is_loopback("http://192.168.1.20:8000/") and not cards.is_loopback("https://club.example/")
+    assert not cards.is_loopback("http://[nope:8000/")  # not an address: no traceback
     assert cards.served_url("192.168.1.20", 8123) == "http://192.168.1.20:8123/"  # serve's own host and port
     assert cards.served_url("::1", 8123) == "http://[::1]:8123/"
     monkeypatch.setattr(cards, "room_address", lambda: "10.0.0.7")

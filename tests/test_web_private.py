@@ -399,7 +399,8 @@ def test_table_cards_from_the_command_line(club: Club, cli: Callable[..., Ran], 
     assert missing.code == 1 and missing.err == "dominolog: no match 'nope' is stored\n"
     assert not (tmp_path / "x.html").exists()
     # the organiser's page prints the same cards over the API: at the server's own address, which is a
-    # loopback one here: refused (409) unless the body asks for it
+    # loopback one here (serve said so at start): refused (409) unless the body asks for it
+    assert "table cards: this address is this machine's only; --host 0.0.0.0 serves the room's network" in club.s.out
     refused = club.s.client.post("/api/cards", json={"matches": ["sec-1"]}, headers=_json(club.organiser))
     assert refused.status_code == 409 and "is an address of this machine only" in refused.json()["error"]
     body = {"matches": ["sec-1"], "loopback": True}

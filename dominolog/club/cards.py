@@ -101,7 +101,10 @@ def qr_svg(link: str) -> str:
 
 def is_loopback(url: str) -> bool:
     """Whether the address in ``url`` reaches this machine only (``localhost``, ``127.x``, ``::1``)."""
-    host = (urlsplit(url).hostname or "").lower()
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:  # (not an address at all: whoever reads it next says so)
+        return False
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:

@@ -54,6 +54,14 @@ def _players(value: Any) -> str:
     return ", ".join(str(p) for p in value) if isinstance(value, list) else ""
 
 
+def _status(store: Store, row: dict[str, Any]) -> str:
+    """The match's status in words (``in progress`` until its ``match_end``)."""
+    from dominolog.club.summary import status_words
+
+    state = store.fold_of(row["id"]).reducer.state
+    return status_words(row["status"], state is not None and state.abandoned)
+
+
 def organiser_part(store: Store, url: str | None = None) -> str:
     """The organiser's view: matches, tokens, private events and the forms (every string escaped)."""
     from dominolog.club.summary import listed_matches
@@ -67,7 +75,7 @@ def organiser_part(store: Store, url: str | None = None) -> str:
         meta = r["meta"] if isinstance(r["meta"], dict) else {}
         out.append(
             f"<tr><td>{esc(meta.get('table', ''))}</td><td>{esc(r['id'])}</td><td>{esc(meta.get('event', ''))}</td>"
-            f"<td>{esc(_players(r['players']))}</td><td>{esc(r['status'])}</td>"
+            f"<td>{esc(_players(r['players']))}</td><td>{esc(_status(store, r))}</td>"
             f'<td><button type="button" data-action="table-token" data-match="{html.escape(r["id"], quote=True)}">'
             "new table token</button></td></tr>"
         )
