@@ -1,6 +1,7 @@
 """Retake the pictures of ``dominolog serve`` in docs/guides/club-night.md (not a test): the club season imported into a
 new store, the installed server started, the board, a followed match and every table photographed
-in Debian's headless Chromium at 1280 x 757, into ``docs/serve-*.png``.
+in Debian's headless Chromium at 1280 x 757 (every table at 1920 x 1080, a projector's screen), into
+``docs/serve-*.png``.
 
     python tests/make_screenshots.py
 """
@@ -39,6 +40,9 @@ def main() -> None:
             try:
                 first = s.client.get("/api/matches").json()["matches"][0]["id"]
                 for name, path in (("board", "/"), ("match", f"/m/{first}"), ("tables", "/tables")):
+                    if name == "tables":  # a projector's screen
+                        metrics = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
+                        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
                     driver.get(s.url.rstrip("/") + path)
                     time.sleep(1.0)
                     driver.save_screenshot(str(ROOT / "docs" / f"serve-{name}.png"))

@@ -230,14 +230,14 @@ def test_a_three_player_double_bergen_sheet_and_where_there_is_no_target() -> No
     assert 'class="target"' not in _sheet(REPLAYS / "39-simulated.jsonl")
 
 
-def test_how_a_match_ended_abandoned_by_the_table_or_without_a_match_end() -> None:
+def test_how_a_match_ended_abandoned_by_the_table_or_in_progress_without_a_match_end() -> None:
     ghost = _parse(_sheet(REPLAYS / "ghost13-disputed.jsonl"))
     assert ghost.text("outcome") == ["abandoned: the table ended the match without a winner"]
     assert [r["winner"][0] for r in ghost.hands()] == ["Ben", "Ben table wrote Ana"]
     log = _match(REPLAYS / "brettspielnetz-simulated.jsonl")
     cut = [r for r in log.records if r.event is None or r.event.type != "match_end"]
     p = _parse(sheet_html(cut, "cut.jsonl:1"))
-    assert p.text("outcome") == ["abandoned: no match_end"]
+    assert p.text("outcome") == ["in progress: no match_end yet"]
     assert [r["run"] for r in p.hands()][-1] == ["69", "34"]
 
 

@@ -117,10 +117,12 @@ def _expected(truths: dict[str, Events], variant: str, include_invalid: bool = F
         valid = how != "tamper"
         sides = SIDES.get(v, [(p,) for p in players])
         end = next((e for e in events if e["type"] == "match_end"), None)
+        counted = (valid or include_invalid) and end is not None  # (no match_end: in progress, not counted)
         for p in players:
             x = out.setdefault(p, dict.fromkeys(FIGURES, 0))
             x["invalid"] += not valid
-            if not (valid or include_invalid):
+            x["in_progress"] += end is None
+            if not counted:
                 continue
             x["played"] += 1
             mine = next(s for s in sides if p in s)
@@ -129,7 +131,8 @@ def _expected(truths: dict[str, Events], variant: str, include_invalid: bool = F
                 if end is None
                 else set(end["winner"] if isinstance(end["winner"], list) else [end["winner"]] if end["winner"] else [])
             )
-            x["abandoned" if end is None else "drawn" if not winners else "won" if winners & set(mine) else "lost"] += 1
+            abandoned = end is not None and end.get("reason") == "abandoned"
+            x["abandoned" if abandoned else "drawn" if not winners else "won" if winners & set(mine) else "lost"] += 1
         held: dict[str, set[Tile]] = {}
         last: datetime | None = None
         for e in events:
@@ -143,7 +146,7 @@ def _expected(truths: dict[str, Events], variant: str, include_invalid: bool = F
                     board.add(Tile.parse(t))
             elif e["type"] == "draw":
                 held[who].add(Tile.parse(e["tile"]))
-            if not (valid or include_invalid):
+            if not counted:
                 continue
             if who is not None and e["type"] in MOVES:
                 x = out[who]
@@ -177,8 +180,8 @@ def _expected(truths: dict[str, Events], variant: str, include_invalid: bool = F
 
 
 FIGURES = [
-    "played", "won", "lost", "drawn", "abandoned", "invalid", "hands", "won_domino", "won_block", "won_other",
-    "for", "against", "passes", "draws", "timed", "seconds", "block_hands", "block_pips",
+    "played", "won", "lost", "drawn", "abandoned", "invalid", "in_progress", "hands", "won_domino", "won_block",
+    "won_other", "for", "against", "passes", "draws", "timed", "seconds", "block_hands", "block_pips",
 ]  # fmt: skip
 
 
@@ -186,10 +189,10 @@ def _figures(r: PlayerRow) -> dict[str, Any]:
     t, f = r.tally, r.figures
     return {
         "played": t.played, "won": t.won, "lost": t.lost, "drawn": t.drawn, "abandoned": t.abandoned,
-        "invalid": t.invalid, "hands": t.hands, "won_domino": t.won_domino, "won_block": t.won_block,
-        "won_other": t.won_other, "for": t.points_for, "against": t.points_against, "passes": f.passes,
-        "draws": f.draws, "timed": f.timed_moves, "seconds": f.move_seconds, "block_hands": f.block_hands,
-        "block_pips": f.block_pips,
+        "invalid": t.invalid, "in_progress": t.in_progress, "hands": t.hands, "won_domino": t.won_domino,
+        "won_block": t.won_block, "won_other": t.won_other, "for": t.points_for, "against": t.points_against,
+        "passes": f.passes, "draws": f.draws, "timed": f.timed_moves, "seconds": f.move_seconds,
+        "block_hands": f.block_hands, "block_pips": f.block_pips,
     }  # fmt: skip
 
 
@@ -207,11 +210,13 @@ def test_every_figure_is_what_the_events_give(spring: tuple[Path, dict[str, Even
     for variant, players in got.items():
         assert players == _expected(truths, variant), variant
     g = got["ghost13"]
-    # the record, spelled out: Ana won both her counted matches; spring-4 is abandoned; spring-5 invalid
-    assert {p: (x["played"], x["won"], x["lost"], x["drawn"], x["abandoned"], x["invalid"]) for p, x in g.items()} == {
-        "Ana": (2, 2, 0, 0, 0, 1),
-        "Ben": (3, 1, 1, 0, 1, 1),
-        "Cleo": (3, 0, 2, 0, 1, 0),
+    # the record, spelled out: Ana won both her counted matches; spring-4 is in progress (no match_end:
+    # neither played nor abandoned); spring-5 invalid
+    record = ("played", "won", "lost", "drawn", "abandoned", "invalid", "in_progress")
+    assert {p: tuple(x[k] for k in record) for p, x in g.items()} == {
+        "Ana": (2, 2, 0, 0, 0, 1, 0),
+        "Ben": (2, 1, 1, 0, 0, 1, 1),
+        "Cleo": (2, 0, 2, 0, 0, 0, 1),
     }
     assert (g["Ana"]["for"], g["Ana"]["against"]) == (66 + 74, 44 + 6)  # the two match_end totals
     assert {p: (x["drawn"], x["for"], x["against"]) for p, x in got["39"].items()} == {
@@ -228,7 +233,7 @@ def test_an_invalid_match_is_counted_apart_unless_asked(spring: tuple[Path, dict
     assert got["ghost13"] == _expected(truths, "ghost13", include_invalid=True)
     ana, ben = got["ghost13"]["Ana"], got["ghost13"]["Ben"]
     assert (ana["played"], ana["won"], ana["lost"], ana["invalid"]) == (3, 2, 1, 1)
-    assert (ben["played"], ben["won"], ben["lost"], ben["invalid"]) == (4, 2, 1, 1)
+    assert (ben["played"], ben["won"], ben["lost"], ben["invalid"]) == (3, 2, 1, 1)
     # the scores of the invalid match are the rules' (Ben 58), not the table's claim (Ana 30)
     assert (ben["for"] - _expected(truths, "ghost13")["Ben"]["for"], ana["for"] - 140) == (58, 0)
     table = next(t for t in st.tables if t.variant == "ghost13")
@@ -338,10 +343,20 @@ def test_json_fits_its_schema(spring: tuple[Path, dict[str, Events]]) -> None:
     schema = json.loads((ROOT / "schemas" / "standings.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(doc)
     g13 = next(v for v in doc["variants"] if v["variant"] == "ghost13")
-    assert g13["counts"] == {"matches": 5, "counted": 5, "invalid": 1, "rated": 4}
+    assert g13["counts"] == {"matches": 5, "counted": 4, "invalid": 1, "in_progress": 1, "rated": 4}
     ben = next(p for p in g13["players"] if p["name"] == "Ben")
     assert [h["match_id"] for h in ben["history"]] == ["spring-1", "spring-3", "spring-5"]
-    assert ben["record"] == {"played": 4, "won": 2, "lost": 1, "drawn": 0, "abandoned": 1, "invalid": 1}
+    assert ben["record"] == {
+        "played": 3,
+        "won": 2,
+        "lost": 1,
+        "drawn": 0,
+        "abandoned": 0,
+        "invalid": 1,
+        "in_progress": 1,
+    }
+    spring4 = next(m for m in g13["matches"] if m["id"] == "spring-4")
+    assert (spring4["status"], spring4["counted"]) == ("in_progress", False)
     assert ben["points"]["for"] == _expected(truths, "ghost13", include_invalid=True)["Ben"]["for"]
     assert doc["filters"]["include_invalid"] is True
 
@@ -404,7 +419,10 @@ def test_the_console_script_reads_the_store(cli: Cli, spring: tuple[Path, dict[s
     done = cli("standings", "--db", "x.db")
     assert done.code == 0, done.err
     assert done.out.startswith("Standings: 8 matches\n")
-    assert "Ghost 13 (ghost13)\n5 matches, 1 invalid (not counted), 3 rated; the highest total wins" in done.out
+    assert (
+        "Ghost 13 (ghost13)\n5 matches, 1 invalid (not counted), 1 in progress (not counted), 3 rated; "
+        "the highest total wins" in done.out
+    )
     assert "points are penalties: the lowest total wins" in done.out
     assert all(len(line) <= 100 for line in done.out.splitlines())
     bad = cli("standings", "--db", "x.db", "--since", "2026-13-01")
@@ -522,7 +540,7 @@ def test_loss_adds_each_players_points_lost_from_the_kept_analyses(
     assert list(table) == ["Ana", "Ben", "Cleo"]
     for name, cells in table.items():
         assert cells == _text_cells(want.get(name)), name
-    assert under == "analysed 2 of 4 counted matches (2 in part only: some hands or decisions)"
+    assert under == "analysed 2 of 3 counted matches (2 in part only: some hands or decisions)"
     brett = _group(done.stdout, "Brettspielnetz Domino (brettspielnetz)")
     table, under = _loss_table(brett)
     assert list(table) == ["Eli", "Fay"]
@@ -530,7 +548,7 @@ def test_loss_adds_each_players_points_lost_from_the_kept_analyses(
         assert cells == _text_cells(_lost(reviews, ["spring-8"])[name]), name
     assert under == "analysed 1 of 1 counted match"
     assert done.stdout.endswith(
-        "points lost: analysed 5 of 7 counted matches (2 in part only: some hands or decisions).\n"
+        "points lost: analysed 5 of 6 counted matches (2 in part only: some hands or decisions).\n"
     )
     # the figures spelled out for one player, from the reviews' own summaries (one match each)
     eli = _lost(reviews, ["spring-8"])["Eli"]
@@ -546,7 +564,7 @@ def test_loss_adds_each_players_points_lost_from_the_kept_analyses(
     want = _lost(reviews, ["spring-1", "spring-2", "spring-5"])
     table, under = _loss_table(ghost)
     assert table == {n: _text_cells(want.get(n)) for n in ["Ana", "Ben", "Cleo"]}
-    assert under == "analysed 3 of 5 counted matches (3 in part only: some hands or decisions)"
+    assert under == "analysed 3 of 4 counted matches (3 in part only: some hands or decisions)"
 
 
 def test_loss_in_csv_json_and_html(
@@ -571,9 +589,9 @@ def test_loss_in_csv_json_and_html(
     doc = json.loads(_invoke("standings", "--db", db, "--loss", "--format", "json").stdout)
     schema = json.loads((ROOT / "schemas" / "standings.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(doc)
-    assert doc["analysis"] == {"counted": 7, "analysed": 5, "partial": 2}
+    assert doc["analysis"] == {"counted": 6, "analysed": 5, "partial": 2}
     g13 = next(v for v in doc["variants"] if v["variant"] == "ghost13")
-    assert g13["analysis"] == {"counted": 4, "analysed": 2, "partial": 2}
+    assert g13["analysis"] == {"counted": 3, "analysed": 2, "partial": 2}
     assert {m["id"]: m["analysed"] for m in g13["matches"]} == {
         "spring-1": True, "spring-2": True, "spring-3": False, "spring-4": False, "spring-5": False,
     }  # fmt: skip
@@ -600,7 +618,7 @@ def test_loss_in_csv_json_and_html(
         cells = "".join(f'<td class="num">{c}</td>' for c in _text_cells(want.get(name)))
         assert f"<tr><td>{name}</td>{cells}</tr>" in losses, name
     assert (
-        '<p class="analysed">analysed 2 of 4 counted matches (2 in part only: some hands or decisions)</p>' in section
+        '<p class="analysed">analysed 2 of 3 counted matches (2 in part only: some hands or decisions)</p>' in section
     )
 
 

@@ -152,7 +152,15 @@ def test_a_postgres_store_made_before_tokens_gets_the_tables(pg_url: str) -> Non
 
 
 def test_token_commands(cli: Callable[..., Ran]) -> None:
-    made = cli("token", "create", "--match", "m1", "--who", "table 1", "--db", "c.db")
+    # a match the store does not hold is refused (a typo makes no token), unless --new says it is begun later
+    refused = cli("token", "create", "--match", "m1", "--who", "table 1", "--db", "c.db")
+    assert (refused.code, refused.out) == (2, "")
+    assert refused.err == (
+        "dominolog: no match m1 is stored (dominolog list --db c.db lists them; --new: a token for a match "
+        "the organiser begins later)\n"
+    )
+    assert cli("token", "create", "--organiser", "--new", "--db", "c.db").code == 2  # --new goes with --match
+    made = cli("token", "create", "--match", "m1", "--new", "--who", "table 1", "--db", "c.db")
     assert made.code == 0, made.err
     token = made.out.strip()
     assert made.out == token + "\n" and len(token) >= 43  # the token alone on standard output
@@ -218,3 +226,74 @@ def test_a_store_made_before_the_fingerprint_gets_its_column(target: str) -> Non
             store.keep_answer("t-1", "new", 201, "{}", "POST / y")
         with pytest.raises(ReusedKey):
             store.answer_of("t-1", "new", "POST / x")
+
+
+# -- table cards (issue 35) --------------------------------------------------------------------------
+
+
+def _begun(store: Store, match_id: str, meta: dict[str, str], *more: dict[str, object]) -> None:
+    start = {"type": "match_start", "variant": "ghost13", "players": ["Ana", "<b>Ben</b>"], "id": match_id}
+    for event in ({**start, "meta": meta}, *more):
+        store.append(match_id, json.dumps(event).encode())
+
+
+def test_a_card_names_the_round_the_table_the_players_and_who_leads_first(tmp_path: Path) -> None:
+    from dominolog.club.cards import card_html, make_cards
+
+    with open_store(tmp_path / "c.db") as store:
+        _begun(store, "r2-t3", {"event": "Club night", "round": "2", "table": "3", "leads": "<b>Ben</b>"})
+        _begun(store, "dealt", {"table": "4"}, {"type": "deal", "leader": "Ana", "hands": None})
+        _begun(store, "bare", {})
+        cards = {c.match_id: c for c in make_cards(store, "http://192.168.1.20:8000/")}
+    assert {m: (c.round, c.table, c.players, c.leads) for m, c in cards.items()} == {
+        "r2-t3": ("2", "3", ["Ana", "<b>Ben</b>"], "<b>Ben</b>"),  # meta.leads
+        "dealt": (None, "4", ["Ana", "<b>Ben</b>"], "Ana"),  # the first deal's leader
+        "bare": (None, None, ["Ana", "<b>Ben</b>"], None),  # what is unknown is left out
+    }
+    page = card_html(cards["r2-t3"])
+    assert "<h2>Round 2 · Table 3</h2>" in page and '<p class="leads">&lt;b&gt;Ben&lt;/b&gt; leads first</p>' in page
+    assert "<h2>Table 4</h2>" in card_html(cards["dealt"]) and '<p class="leads">Ana leads first</p>' in card_html(
+        cards["dealt"]
+    )
+    bare = card_html(cards["bare"])
+    assert "<h2>Table</h2>" in bare and "leads first" not in bare and "Round" not in bare
+
+
+def test_the_address_of_the_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dominolog.club import cards
+
+    assert [cards.is_loopback(u) for u in ("http://127.0.0.1:8000/", "http://localhost/", "http://[::1]:80/")] == [
+        True,
+        True,
+        True,
+    ]
+    assert not cards.is_loopback("http://192.168.1.20:8000/") and not cards.is_loopback("https://club.example/")
+    assert not cards.is_loopback("http://[nope:8000/")  # not an address: no traceback
+    assert cards.served_url("192.168.1.20", 8123) == "http://192.168.1.20:8123/"  # serve's own host and port
+    assert cards.served_url("::1", 8123) == "http://[::1]:8123/"
+    monkeypatch.setattr(cards, "room_address", lambda: "10.0.0.7")
+    assert cards.served_url("0.0.0.0", 8123) == "http://10.0.0.7:8123/"  # every address: the room's
+    monkeypatch.setattr(cards, "room_address", lambda: None)
+    assert cards.served_url("::", 8123) == "http://127.0.0.1:8123/"  # none found: loopback, which cards refuse
+    monkeypatch.undo()
+    found = cards.room_address()  # this machine's, read without sending anything
+    assert found is None or not cards.is_loopback(f"http://{found}/")
+
+
+def test_loopback_cards_are_refused_before_any_token_is_made(tmp_path: Path) -> None:
+    from dominolog.club.cards import LoopbackURL, make_cards
+
+    with open_store(tmp_path / "c.db") as store:
+        _begun(store, "m1", {"table": "1"})
+        with pytest.raises(LoopbackURL, match="is an address of this machine only"):
+            make_cards(store, "http://127.0.0.1:8000/")
+        assert store.tokens() == []
+        assert len(make_cards(store, "http://127.0.0.1:8000/", allow_loopback=True)) == 1
+        kept = store.create_token("table", "m1", "table 1")[0]  # a token made otherwise: kept by a reprint
+        (again,) = make_cards(store, "http://192.168.1.20:8000/")
+        assert len(again.revoked) == 1 and kept.id not in again.revoked
+        assert {t.id: t.active for t in store.tokens()} == {
+            again.revoked[0]: False,
+            kept.id: True,
+            again.token_id: True,
+        }

@@ -329,7 +329,7 @@ def test_two_servers_on_one_postgres_database(pg_url: str, tmp_path: Path) -> No
         answered = time.monotonic()
         reader.join(15)
         assert time.monotonic() - answered < 1.0
-        assert got == [[(2, DEAL)]]
+        assert [[(seq, _timeless(line)) for seq, line in batch] for batch in got] == [[(2, DEAL)]]
         assert post(second, "/api/matches/m1/events?seq=2", DEAL).status_code == 409  # one seq, one writer
 
 
@@ -454,3 +454,54 @@ def test_a_write_to_a_match_not_begun_is_404_for_everyone(server: Server) -> Non
     assert server.client.get("/api/matches").json() == {"matches": []}
     begin(server, "later")  # the organiser begins it: then its table writes
     assert post(server, "/api/matches/later/events", DEAL, token=table).status_code == 201
+
+
+def _timeless(line: str) -> str:
+    """A stored line without the time the server stamped on it."""
+    obj = json.loads(line)
+    assert isinstance(obj.pop("at"), str)
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def _stored(server: Server, match: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in server.client.get(f"/api/matches/{match}/events").text.splitlines()]
+
+
+def _utc(text: object) -> float:
+    from datetime import datetime
+
+    assert isinstance(text, str) and len(text) == 20 and text.endswith("Z"), text
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S%z").timestamp()
+
+
+def test_the_server_stamps_the_time_of_every_event_it_stores_without_one(server: Server) -> None:
+    before = int(time.time())
+    begin(server)  # application/json
+    assert post(server, "/api/matches/m1/events", DEAL + "\n" + PLAYS[0] + "\n", NDJSON).status_code == 201
+    assert post(server, "/api/matches/m1/events", "65R", DN).status_code == 201
+    kept = '{"type":"pass","player":"Ana","at":"2026-11-21T19:04:11Z"}'
+    assert post(server, "/api/matches/m1/events", kept, "application/jsonl").status_code == 201
+    header = '[Variant "ghost13"] [Players "Ana" "Ben"] [Id "dn-2"]\ndeal Ana\n$ {"type":"play","player":"Ana",'
+    header += '"tile":"6-6"}'
+    assert post(server, "/api/matches", header, DN).status_code == 201
+    after = time.time() + 1
+    stored = _stored(server, "m1")
+    assert [e["type"] for e in stored] == ["match_start", "deal", "play", "play", "pass"]
+    assert stored[-1]["at"] == "2026-11-21T19:04:11Z"  # one sent with its time keeps it
+    for event in stored[:-1] + _stored(server, "dn-2"):
+        assert before <= _utc(event["at"]) <= after, event
+    # a match whose events carry the chain hash: the time is stamped before the server hashes the
+    # event; one sent with its own hash is stored as sent (a time added would break it)
+    from dominolog.log.hashchain import event_hash
+    from dominolog.recording.session import Session
+
+    start = Session.start_event(json.loads(START % "h1"), ("seq", "hash"))
+    assert post(server, "/api/matches", json.dumps(start)).status_code == 201
+    deal = post(server, "/api/matches/h1/events", DEAL)
+    assert deal.status_code == 201, deal.text
+    own = {"type": "play", "seq": 3, "player": "Ana", "tile": "6-6"}
+    own["hash"] = event_hash(deal.json()["head"], own)
+    assert post(server, "/api/matches/h1/events", json.dumps(own)).status_code == 201
+    chained = _stored(server, "h1")
+    assert "at" not in chained[0] and "at" in chained[1] and chained[2] == own
+    assert server.client.get("/api/matches/h1").json()["matches"][0]["valid"] is True

@@ -82,18 +82,29 @@ class Organiser:
             wait(lambda: self.driver.switch_to.alert, "the confirmation").accept()
 
     def fill(self, form: str, **fields: str | bool) -> None:
-        for name, value in fields.items():
-            field = self.driver.find_element(self.by.CSS_SELECTOR, f"#{form} [name={name}]")
-            if isinstance(value, bool):
-                if field.is_selected() != value:
-                    field.click()
-            elif field.tag_name == "select":
-                self.js("arguments[0].value = arguments[1]", field, value)
-            else:
-                field.clear()
-                field.send_keys(value)
+        """Fill the form and send it (filled again from the start if the page refreshed it meanwhile)."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
         before = self.said()
-        self.driver.find_element(self.by.CSS_SELECTOR, f"#{form} button[type=submit]").click()
+
+        def sent() -> bool:
+            try:
+                for name, value in fields.items():
+                    field = self.driver.find_element(self.by.CSS_SELECTOR, f"#{form} [name={name}]")
+                    if isinstance(value, bool):
+                        if field.is_selected() != value:
+                            field.click()
+                    elif field.tag_name == "select":
+                        self.js("arguments[0].value = arguments[1]", field, value)
+                    else:
+                        field.clear()
+                        field.send_keys(value)
+                self.driver.find_element(self.by.CSS_SELECTOR, f"#{form} button[type=submit]").click()
+            except StaleElementReferenceException:
+                return False
+            return True
+
+        wait(sent, f"{form} sent")
         wait(lambda: self.said() != before, f"{form}'s answer")
 
     def states(self, round_no: int) -> list[str]:
@@ -104,6 +115,30 @@ class Organiser:
         """The rows' cells as shown (read at once: the page may refresh the part meanwhile)."""
         script = "return [...document.querySelectorAll(arguments[0])].map(r => [...r.cells].map(c => c.innerText))"
         return [list(r) for r in self.js(script, f"{css} tbody tr")]
+
+    def print_cards(self, round_no: int, folder: Path) -> dict[str, dict[str, str]]:
+        """Print the round's cards from the page (the server is on loopback: the page refuses until the
+        director says so); each card's match, round, table, players, who leads and recorder link."""
+        import html
+        import re
+
+        folder.mkdir(exist_ok=True)
+        self.driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(folder)})
+        self.click(f'button[data-action="round-cards"][data-round="{round_no}"]')
+        wait(lambda: self.said().startswith("Refused: 409"), "the loopback address refused")
+        assert "is an address of this machine only" in self.said()
+        self.click("#round-cards-loopback")
+        self.click(f'button[data-action="round-cards"][data-round="{round_no}"]')
+        file = folder / f"round-{round_no}-cards.html"
+        wait(lambda: file.exists() and file.read_text().endswith("</html>\n"), "the cards' file", 20)
+        page = file.read_text()
+        cards = {}
+        for section in re.findall(r'<section class="card">(.*?)</section>', page, re.S):
+            field = {k: html.unescape(v) for k, v in re.findall(r'<p class="(\w+)">(.*?)</p>', section)}
+            title = html.unescape(re.search(r"<h2>(.*?)</h2>", section).group(1))  # type: ignore[union-attr]
+            match = html.unescape(re.search(r"<strong>(.*?)</strong>", section).group(1))  # type: ignore[union-attr]
+            cards[match] = {"title": title, **field}
+        return cards
 
     def quit(self) -> None:
         self.driver.quit()
@@ -163,14 +198,39 @@ def test_a_director_runs_the_evening_from_the_organiser_page(server: Server, tmp
         wait(lambda: len(page.states(1)) == 6, "round 1 paired again")
         first = page.rows('table.round[data-round="1"]')
         assert first[0][:4] == ["1", "Ana", "Gus", "club-night-r1-t1-2"]
+        tokens: dict[str, str] = {}
 
         for round_no in (1, 2, 3):
             doc = event_doc(s, "Club night")
             tables = doc["rounds"][-1]["tables"]
             assert [t["round"] for t in tables] == [round_no] * 6
+            cards = page.print_cards(round_no, tmp_path / "downloads")
+            if round_no == 1:  # a reprint: the earlier cards' tokens are revoked, and the page says so
+                stale = cards
+                cards = page.print_cards(round_no, tmp_path / "reprint")
+                assert page.said().endswith(
+                    " Reprinted: revoked 6 earlier card tokens of 6 tables: "
+                    + ", ".join(
+                        c["revoked"].removeprefix("replaces token ").removesuffix(" (revoked)") for c in cards.values()
+                    )
+                    + "."
+                )
+                old = stale[tables[0]["match"]]["link"].split("#token=")[1]
+                refused = s.client.post(
+                    f"/api/matches/{tables[0]['match']}/events", json={"type": "note", "text": "x"}, headers=s.auth(old)
+                )
+                assert (refused.status_code, refused.json()) == (401, {"error": "the token was revoked"})
+            assert sorted(cards) == sorted(t["match"] for t in tables)
+            for t in tables:
+                card = cards[t["match"]]
+                assert card["title"] == f"Round {round_no} · Table {t['table']}"
+                assert (card["players"], card["leads"]) == (", ".join(t["players"]), f"{t['leads']} leads first")
+                link = f"{s.url}/m/{t['match']}/record#token="
+                assert card["link"].startswith(link)
+                tokens[t["match"]] = card["link"].removeprefix(link)
             # one table plays its first hand: the page says which hand it is at
             second = tables[1]
-            token = table_token(s, second["match"])
+            token = tokens[second["match"]]
             events = match_events(s, second["match"], seed_of(second["match"]))
             first_end = next(i for i, e in enumerate(events) if e["type"] == "hand_end")
             post(s, second["match"], token, events[: first_end + 1])
@@ -185,14 +245,14 @@ def test_a_director_runs_the_evening_from_the_organiser_page(server: Server, tmp
                 if round_no == 1 and t["table"] == 1:  # recorded by taps on a phone, hands hidden
                     phone = Phone(tmp_path)
                     try:
-                        phone.open(f"{s.url}/m/{t['match']}/record#token={table_token(s, t['match'])}")
+                        phone.open(cards[t["match"]]["link"])  # the card's QR code, scanned
                         start = {"type": "match_start", "variant": "ghost13", "players": t["players"]}
                         record_by_taps(phone, hide_match([start, *events])[1:], 2)
                         assert phone.csp_violations() == []
                     finally:
                         phone.quit()
                 else:
-                    post(s, t["match"], table_token(s, t["match"]), events)
+                    post(s, t["match"], tokens[t["match"]], events)
             wait(lambda n=round_no: set(page.states(n)) == {"state-ended"}, f"round {round_no} ended", 30)
             if round_no < 3:
                 page.click('button[data-action="pair"]')

@@ -6,6 +6,7 @@ CSP blocks an inline script."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,7 +64,8 @@ def test_the_board_and_the_match_page_escape_every_name(server: Server) -> None:
     assert board.status_code == 200 and board.headers["content-type"].startswith("text/html")
     tags = _checked(board.text)
     text = "".join(tags.text)
-    assert "\\x1b[31mred" in text and "\\u202eevil" not in text  # the table's name, its controls made visible
+    assert "\\x1b[31mred" in text  # the table's name, its controls made visible, and the event's
+    assert "\\u202eevil\\u2066, no round (tonight)" in text
     assert MATCH in text and ("a", {"href": "/m/m%3Ci%3E1"}) in tags.tags
     page = server.client.get("/m/m%3Ci%3E1")
     assert page.status_code == 200
@@ -81,6 +83,9 @@ def test_the_match_page_reads_without_javascript(server: Server) -> None:
     assert [a["id"] for t, a in tags.tags if t == "li"] == ["seq-3", "seq-2", "seq-1"]
     items = page[page.index('<ol class="events">') : page.index("</ol>")]
     said = [t.strip() for t in parsed(items).text if t.strip()]
+    stamped = [t for t in said if re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", t)]
+    assert len(stamped) == 3  # every event was written over HTTP: its time, the server's clock
+    said = [t for t in said if t not in stamped]
     assert said == [
         "3",
         "play <script>alert(1)</script> 6-6",
@@ -148,15 +153,20 @@ def test_the_season_board_tables_and_standings(tmp_path: Path) -> None:
     db = tmp_path / "season.db"
     assert run_cli("import", ROOT / "replays" / "club-season", "--db", db, cwd=tmp_path).code == 0
     ids = json.loads(run_cli("list", "--json", "--db", db, cwd=tmp_path).out)["matches"]
+    tonight = [m for m in ids if m["meta"]["date"] == "2026-10-01"]  # the last evening of the season
     with Server(db, tmp_path) as s:
         board = "".join(parsed(s.client.get("/").text).text)
-        assert all(m["id"] in board for m in ids)
+        assert [m["id"] for m in ids if m["id"] in board] == [m["id"] for m in tonight] and len(tonight) == 3
+        assert "Thursday club, evening 1" in board  # the finished evenings: a link each
         tables = s.client.get("/tables")
         assert tables.status_code == 200
-        first = ids[0]["id"]
+        first = tonight[0]["id"]
         svg = run_cli("export", first, "--db", db, "--format", "svg", cwd=tmp_path).out
         assert svg in tables.text
-        assert tables.text.count("<svg") == len(ids)
+        assert tables.text.count("<svg") == len(tonight)
+        evening = ids[0]["meta"]["event"]
+        earlier = s.client.get("/tables", params={"event": evening})
+        assert earlier.text.count("<svg") == sum(m["meta"]["event"] == evening for m in ids)
         page = s.client.get("/standings?include_invalid=true")
         written = run_cli("standings", "--db", db, "--format", "html", "--include-invalid", cwd=tmp_path).out
         live = '<main id="live" data-stream="/api/board/stream" data-part="/standings/part?include_invalid=true">'
@@ -185,13 +195,17 @@ def test_the_board_shows_the_last_time_written_and_whose_turn_in_words(server: S
         json.dumps({"type": "play", "player": HOSTILE[0], "tile": "6-6", "at": "2026-11-27T19:00:07Z"}),
         json.dumps({"type": "play", "player": HOSTILE[1], "tile": "6-5", "end": "right"}),
     ]
-    for line in lines:
+    for line in lines[:2]:
         r = server.client.post("/api/matches/m%3Ci%3E1/events", content=line, headers=_json(server))
         assert r.status_code == 201, r.text
+    from dominolog.store import open_store
+
+    with open_store(server.db, write=True) as store:  # (over HTTP it would get the server's time)
+        store.append("m<i>1", lines[2].encode())
     tags = parsed(server.client.get("/").text)
     cells = [t for t in tags.text if t.strip()]
     row = cells[cells.index("last event") + 1 :]
-    assert row[-3:] == [f"{HOSTILE[0]} to play", "open", "2026-11-27T19:00:07Z"]
+    assert row[-3:] == [f"{HOSTILE[0]} to play", "in progress", "2026-11-27T19:00:07Z"]
     page = "".join(parsed(server.client.get("/m/m%3Ci%3E1").text).text)
     assert "2026-11-27T19:00:07Z" in page and f"play {HOSTILE[1]} 6-5 right" in page
 

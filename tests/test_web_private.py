@@ -117,7 +117,7 @@ def test_the_write_matrix(club: Club) -> None:
         "revoke token": lambda: ("DELETE", f"/api/tokens/{victim()}", None, None),
         "list private": lambda: ("GET", "/api/private", None, None),
         "make private": lambda: ("POST", "/api/private", {"event": "Some night", "private": True}, None),
-        "table cards": lambda: ("POST", "/api/cards", {"matches": ["pub-1"]}, None),
+        "table cards": lambda: ("POST", "/api/cards", {"matches": ["pub-1"], "loopback": True}, None),
     }
     ok = {
         "create match": 201,
@@ -196,12 +196,15 @@ READS = [
     "/m/{id}/analysis",
     "/m/{id}/analysis/part",
 ]
+#: the pages of every match show one event's round (tonight's unless the address picks one): here the
+#: private event's
+PICKED = "?event=" + quote(PRIVATE, safe="")
 LISTS = [
     "/api/matches",
-    "/",
-    "/part",
-    "/tables",
-    "/tables/part",
+    "/" + PICKED,
+    "/part" + PICKED,
+    "/tables" + PICKED,
+    "/tables/part" + PICKED,
     "/standings?include_invalid=true",
     "/standings/part?include_invalid=true",
     "/api/standings?include_invalid=true",
@@ -275,7 +278,7 @@ def test_the_read_matrix_of_a_private_match(club: Club) -> None:
     no_such = s.client.get("/api/matches/nope")
     assert no_such.status_code == 404 and no_such.json() == s.client.get("/api/matches/sec-1").json()
     # nothing of the private events shows without a key: not the match, its players, nor the event's name
-    for url in LISTS:
+    for url in [*LISTS, "/", "/part", "/tables", "/tables/part"]:
         text = s.client.get(url).text
         assert not any(x in text for x in ("Zelda", "Xavi", "sec-1", "jun-1", "Club Night", "Juniors")), url
 
@@ -283,10 +286,13 @@ def test_the_read_matrix_of_a_private_match(club: Club) -> None:
 def test_a_page_carries_its_key_into_its_links_part_and_stream(club: Club) -> None:
     key = club.keys["viewer"]
     q = quote(key, safe="")
-    board = parsed(club.s.client.get(f"/?key={q}").text)
+    board = parsed(club.s.client.get(f"/{PICKED}&key={q}").text)
     main = next(a for t, a in board.tags if t == "main")
-    assert main["data-part"] == f"/part?key={q}" and main["data-stream"] == f"/api/board/stream?key={q}"
+    assert main["data-part"] == f"/part{PICKED}&key={q}" and main["data-stream"].startswith("/api/board/stream?after=")
+    assert main["data-stream"].endswith(f"&key={q}")
     assert ("a", {"href": f"/m/sec-1?key={q}"}) in board.tags
+    links = [a["href"] for t, a in parsed(club.s.client.get(f"/?key={q}").text).tags if t == "a" and "href" in a]
+    assert f"/{PICKED}&key={q}" in links or ("a", {"href": f"/m/sec-1?key={q}"}) in board.tags
     page = parsed(club.s.client.get(f"/m/sec-1?key={q}").text)
     main = next(a for t, a in page.tags if t == "main")
     assert main["data-part"] == f"/m/sec-1/part?key={q}"
@@ -368,18 +374,43 @@ def test_table_cards_from_the_command_line(club: Club, cli: Callable[..., Ran], 
             assert f"match <strong>{html.escape(match_id)}</strong>" in card
             assert html.escape(", ".join(players)) in card and "ghost13" in card
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&quot;onmouseover=alert(2) x=&quot;" in page
-    one = cli("token", "cards", "--out", tmp_path / "one.html", "--db", db, "--match", "pub-1")
-    assert one.code == 0 and (tmp_path / "one.html").read_text().count('<section class="card">') == 1
-    assert "http://127.0.0.1:8000/m/pub-1/record#token=" in (tmp_path / "one.html").read_text()
-    missing = cli("token", "cards", "--out", tmp_path / "x.html", "--db", db, "--match", "nope")
+    first = {c: re.search(r"token (t-[0-9a-f]+): scan", c).group(1) for c in cards}  # type: ignore[union-attr]
+    # --url is required, and a loopback one (no phone reaches it) refused unless asked for
+    one = tmp_path / "one.html"
+    assert cli("token", "cards", "--out", one, "--db", db, "--match", "pub-1").code == 2
+    loop = cli("token", "cards", "--out", one, "--db", db, "--match", "pub-1", "--url", "http://127.0.0.1:8000/")
+    assert loop.code == 2 and not one.exists()
+    assert loop.err.startswith("dominolog: --url http://127.0.0.1:8000/ is an address of this machine only")
+    assert loop.err.endswith("(--allow-loopback takes it)\n")
+    again = cli(
+        "token", "cards", "--out", one, "--db", db, "--match", "pub-1", "--url", "http://localhost:8000/",
+        "--allow-loopback",
+    )  # fmt: skip
+    assert again.code == 0 and one.read_text().count('<section class="card">') == 1
+    assert "http://localhost:8000/m/pub-1/record#token=" in one.read_text()
+    # a reprint revokes the table's earlier card token (and says so); the other tables' stay live
+    old = next(t for c, t in first.items() if "pub-1</strong>" in c)
+    assert again.out.endswith(f"revoked 1 earlier card token of 1 table: {old}\n")
+    assert f'<p class="revoked">replaces token {old} (revoked)</p>' in one.read_text()
+    with open_store(db, create=False, write=False) as store:
+        live = {t.id for t in store.tokens() if t.active}
+    assert old not in live and set(first.values()) - {old} <= live
+    missing = cli("token", "cards", "--out", tmp_path / "x.html", "--db", db, "--match", "nope", "--url", url)
     assert missing.code == 1 and missing.err == "dominolog: no match 'nope' is stored\n"
     assert not (tmp_path / "x.html").exists()
-    # the organiser's page prints the same cards over the API
-    r = club.s.client.post("/api/cards", json={"matches": ["sec-1"]}, headers=_json(club.organiser))
+    # the organiser's page prints the same cards over the API: at the server's own address, which is a
+    # loopback one here (serve said so at start): refused (409) unless the body asks for it
+    assert "table cards: this address is this machine's only; --host 0.0.0.0 serves the room's network" in club.s.out
+    refused = club.s.client.post("/api/cards", json={"matches": ["sec-1"]}, headers=_json(club.organiser))
+    assert refused.status_code == 409 and "is an address of this machine only" in refused.json()["error"]
+    body = {"matches": ["sec-1"], "loopback": True}
+    r = club.s.client.post("/api/cards", json=body, headers=_json(club.organiser))
     assert r.status_code == 201 and r.text.count('<section class="card">') == 1
     assert (
         f"{club.s.url}/m/sec-1/record#token=" in r.text and "unsafe-inline" not in r.headers["content-security-policy"]
     )
+    sec = next(t for c, t in first.items() if "sec-1</strong>" in c)
+    assert r.headers["x-dominolog-revoked"] == f"revoked 1 earlier card token of 1 table: {sec}"
 
 
 def test_private_and_viewer_commands(cli: Callable[..., Ran], tmp_path: Path) -> None:
@@ -432,6 +463,12 @@ def test_the_organiser_link_in_a_real_browser(club: Club, tmp_path: Path) -> Non
         ):
             time.sleep(0.05)
         assert len(driver.find_elements(By.CSS_SELECTOR, "#tokens tbody tr")) == len(rows) + 1
+        driver.find_element(By.CSS_SELECTOR, 'button[data-action="cards"]').click()  # the server's address:
+        deadline = time.monotonic() + 10  # a loopback one here, refused until the box is ticked
+        while "Refused" not in driver.find_element(By.ID, "said").text and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert driver.find_element(By.ID, "said").text.startswith("Refused: 409: http://127.0.0.1:")
+        driver.find_element(By.ID, "cards-loopback").click()
         driver.find_element(By.CSS_SELECTOR, 'button[data-action="cards"]').click()  # a new token a card
         deadline = time.monotonic() + 10
         while "Table cards saved" not in driver.find_element(By.ID, "said").text and time.monotonic() < deadline:

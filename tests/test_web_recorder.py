@@ -51,8 +51,12 @@ def _table_token(s: Server, match: str = MATCH) -> str:
 
 
 def _stored(s: Server, match: str = MATCH) -> list[dict[str, Any]]:
+    """The stored events, without the time the server stamped on each (it stamps every event written
+    over HTTP without one: the phone sends none)."""
     r = s.client.get(f"/api/matches/{match}/events")
-    return [json.loads(line) for line in r.text.splitlines()]
+    events = [json.loads(line) for line in r.text.splitlines()]
+    assert all(isinstance(e.get("at"), str) and e["at"].endswith("Z") for e in events), r.text
+    return [{k: v for k, v in e.items() if k != "at"} for e in events]
 
 
 def _append(s: Server, events: list[dict[str, Any]]) -> None:

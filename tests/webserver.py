@@ -29,8 +29,10 @@ class Server(Served):
     """``dominolog serve --db DB --port PORT ARGS`` in ``cwd``; ``url``, the ``organiser`` token it
     printed (None when the store had one), ``client`` (httpx)."""
 
-    def __init__(self, db: str | Path, cwd: Path, *args: str, env: dict[str, str] | None = None) -> None:
-        super().__init__(db, cwd, *args, env=env)
+    def __init__(
+        self, db: str | Path, cwd: Path, *args: str, env: dict[str, str] | None = None, port: int | None = None
+    ) -> None:
+        super().__init__(db, cwd, *args, env=env, port=port)
         self.client: httpx.Client
 
     def start(self) -> Server:

@@ -62,6 +62,13 @@ def serve(
     if token is not None:
         typer.echo(f"the organiser's token (shown once; keep it): {token}")
         typer.echo(f"the organiser's link: {url}organiser#organiser={token}")
+    from dominolog.club.cards import is_loopback, served_url
+
+    cards_url = served_url(host, port)
+    if is_loopback(cards_url):
+        typer.echo("table cards: this address is this machine's only; --host 0.0.0.0 serves the room's network")
+    else:
+        typer.echo(f"table cards point at {cards_url}")
     typer.echo("Ctrl-C stops the server")
     sys.stdout.flush()
     target = str(db)
@@ -69,6 +76,7 @@ def serve(
         os.environ["DOMINOLOG_SERVE_DB"] = target
         os.environ["DOMINOLOG_SERVE_RATE"] = str(rate)
         os.environ["DOMINOLOG_SERVE_ANALYSE"] = "1" if analyse else "0"
+        os.environ["DOMINOLOG_SERVE_URL"] = cards_url
         uvicorn.run(
             "dominolog.web.app:from_env",
             factory=True,
@@ -81,7 +89,7 @@ def serve(
         )
     else:
         uvicorn.run(
-            create_app(target, rate, analyse),
+            create_app(target, rate, analyse, cards_url),
             host=host,
             port=port,
             log_level="warning",

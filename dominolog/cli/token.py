@@ -36,16 +36,26 @@ def create(
         str | None, typer.Option("--event", help="With --viewer: the event it reads (default: every event).")
     ] = None,
     who: Annotated[str, typer.Option(help="Who it is for (shown by token list).")] = "",
+    new: Annotated[
+        bool, typer.Option("--new", help="With --match: a match not begun yet (the organiser begins it later).")
+    ] = False,
 ) -> None:
     """Make a token and print it alone on standard output (it is shown once: the store keeps its hash).
-    Exit 0, 2 a usage error."""
+    Exit 0, 2 a usage error (a match the store does not hold: --new makes a token for it anyway)."""
     if organiser + viewer + (match is not None) != 1:
         fail("give --match ID (a table's token), --organiser or --viewer [--event EVENT]")
     if event is not None and not viewer:
         fail("--event goes with --viewer (a viewing key of that event)")
+    if new and match is None:
+        fail("--new goes with --match (a table's token of a match not begun yet)")
     role = "organiser" if organiser else "viewer" if viewer else "table"
     with store_or_fail(db, create=True, write=True) as store:
         if match is not None and not store.has_match(match):
+            if not new:
+                fail(
+                    f"no match {shown(match, 100)} is stored (dominolog list --db {shown(str(db), 100)} lists them; "
+                    "--new: a token for a match the organiser begins later)"
+                )
             typer.echo(f"dominolog: note: no match {shown(match, 100)} is stored yet", err=True)
         try:
             row, token = store.create_token(role, match if match is not None else event, who)
@@ -129,26 +139,43 @@ def _set_private(db: DbOption, event: str, private: bool) -> None:
 @app.command("cards")
 def cards(
     out: Annotated[Path, typer.Option("--out", help="The HTML file to write (printable, no script).")],
+    url: Annotated[
+        str,
+        typer.Option(
+            help="The server's address as the phones reach it (dominolog serve --host 0.0.0.0 prints it: "
+            "http://192.168.1.20:8000/)."
+        ),
+    ],
     db: DbOption = DEFAULT_DB,
-    url: Annotated[str, typer.Option(help="The server's address as the phones reach it.")] = "http://127.0.0.1:8000/",
     match: Annotated[
         list[str] | None,
         typer.Option("--match", help="A match to print a card for (again: more); default every open one."),
     ] = None,
+    allow_loopback: Annotated[
+        bool,
+        typer.Option("--allow-loopback", help="Take an address of this machine only (127.0.0.1): for a test."),
+    ] = False,
 ) -> None:
-    """Print one card per table (a NEW table token each): its table, match, players, variant and a QR
-    code of its recorder link URL/m/ID/record#token=TOKEN. Exit 0, 1 no such match, 2 a usage error."""
-    from dominolog.club.cards import NoSuchMatch, cards_html, make_cards
+    """Print one card per table (a NEW table token each, the tokens of the table's earlier cards revoked):
+    its round, table, match, players, who leads first, variant and a QR code of its recorder link
+    URL/m/ID/record#token=TOKEN. Exit 0, 1 no such match, 2 a usage error (a loopback --url without
+    --allow-loopback)."""
+    from dominolog.club.cards import LoopbackURL, NoSuchMatch, cards_html, make_cards, revoked_line
 
     if not url.startswith(("http://", "https://")):
         fail("--url: give the server's address, http://HOST:PORT/")
     with store_or_fail(db, create=False, write=True) as store:
         try:
-            made = make_cards(store, url, match)
+            made = make_cards(store, url, match, allow_loopback=allow_loopback)
         except NoSuchMatch as exc:
             fail(str(exc), 1)
+        except LoopbackURL as exc:
+            fail(f"--url {exc} (--allow-loopback takes it)")
     try:
         out.write_text(cards_html(made), encoding="utf-8")
     except OSError as exc:
         fail(f"{shown(str(out))}: {exc.strerror or exc}")
     typer.echo(f"{len(made)} table card{'s' * (len(made) != 1)} written to {shown(str(out))} (a new table token each)")
+    revoked = revoked_line(made)
+    if revoked is not None:
+        typer.echo(revoked)

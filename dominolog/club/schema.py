@@ -63,8 +63,10 @@ def _tally() -> dict[str, Any]:
                 "drawn": COUNT,
                 "abandoned": COUNT,
                 "invalid": COUNT,
+                "in_progress": COUNT,
             },
-            "played = won + lost + drawn (complete, no winner) + abandoned (no match_end): the counted matches. "
+            "played = won + lost + drawn (complete, no winner) + abandoned (a match_end saying abandoned): the "
+            "counted matches. in_progress: matches with no match_end yet, counted in no other figure. "
             "invalid: matches with violations; counted in played only with --include-invalid.",
         ),
         "hands": _obj(
@@ -161,7 +163,7 @@ def standings_schema(base_uri: str) -> dict[str, Any]:
             {
                 "id": {"type": "string"},
                 "date": {"type": ["string", "null"]},
-                "status": {"enum": ["complete", "abandoned", "invalid"]},
+                "status": {"enum": ["complete", "abandoned", "in_progress", "invalid"]},
                 "counted": {"type": "boolean"},
                 "rated": {"type": "boolean"},
             }
@@ -180,7 +182,9 @@ def standings_schema(base_uri: str) -> dict[str, Any]:
                     "type": "boolean",
                     "description": "False: points are penalties, the lowest total wins.",
                 },
-                "counts": _obj({"matches": COUNT, "counted": COUNT, "invalid": COUNT, "rated": COUNT}),
+                "counts": _obj(
+                    {"matches": COUNT, "counted": COUNT, "invalid": COUNT, "in_progress": COUNT, "rated": COUNT}
+                ),
                 "players": {"type": "array", "items": player},
                 "partnerships": {"type": "array", "items": partnership},
                 "matches": {"type": "array", "items": match},

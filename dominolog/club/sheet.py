@@ -217,10 +217,10 @@ def _hands_table(summary: MatchSummary) -> str:
 
 
 def _outcome(summary: MatchSummary, abandoned: bool) -> str:
-    if not summary.complete:
-        return "abandoned: no match_end"
     if abandoned:
         return "abandoned: the table ended the match without a winner"
+    if not summary.complete:
+        return "in progress: no match_end yet"
     if summary.winner is not None:
         return f"winner: <strong>{esc(_who(summary.winner), 200)}</strong>"
     totals = [summary.side_total(s) for s in summary.sides]

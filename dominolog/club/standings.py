@@ -4,8 +4,10 @@ rating over many matches, one table per variant. Pure: summaries in, tables out 
 What the figures mean (the output's legend says the same):
 
 - **played**: matches counted (valid ones; every one with ``include_invalid``); **won**, **lost**,
-  **drawn** (complete, no winner), **abandoned** (no ``match_end``, or one saying ``reason:
-  abandoned``: see :func:`match_summary`) split them.
+  **drawn** (complete, no winner), **abandoned** (a ``match_end`` saying ``reason: abandoned``, what
+  a director's forfeit writes: see :func:`match_summary`) split them. A match **in progress** (no
+  ``match_end`` yet) is not counted in any figure: it is neither played nor abandoned; the
+  ``in_progress`` count says how many there are.
 - **invalid**: matches with a violation the player played. Not counted in any other figure (but
   reneges) unless ``include_invalid``; their scores are then what the rules give, as always.
 - **hands**: hands played to an end (abandoned hands left out); **hands won** by ``domino``, by a
@@ -121,6 +123,8 @@ class Tally:
     drawn: int = 0
     abandoned: int = 0
     invalid: int = 0
+    #: matches with no match_end yet: not counted in any other figure
+    in_progress: int = 0
     hands: int = 0
     won_domino: int = 0
     won_block: int = 0
@@ -139,7 +143,9 @@ class Tally:
         """Add one match, seen from ``side`` (one player alone, or a partnership)."""
         if not s.valid:
             self.invalid += 1
-        if not counted:
+        if s.in_progress:
+            self.in_progress += 1
+        if not counted or s.in_progress:
             return
         self.played += 1
         winners = winners_of(s.winner)
@@ -287,6 +293,11 @@ class VariantTable:
     def invalid(self) -> int:
         return sum(not s.valid for s in self.matches)
 
+    @property
+    def in_progress(self) -> int:
+        """Matches with no ``match_end`` yet (not counted: neither played nor abandoned)."""
+        return sum(s.in_progress for s in self.matches)
+
 
 @dataclass(slots=True)
 class Standings:
@@ -362,7 +373,7 @@ def _table(
     pairs: dict[tuple[str, ...], PartnershipRow] = {}
     counted: list[MatchSummary] = []
     for s in matches:
-        count = s.valid or include_invalid
+        count = (s.valid or include_invalid) and not s.in_progress
         if count:
             counted.append(s)
         for p in s.players:

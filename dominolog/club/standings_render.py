@@ -27,8 +27,8 @@ from dominolog.textsafe import shown
 LEGEND = (
     "#: place by the rating's ordinal, mu - 3 sigma (OpenSkill, one pool per variant, the counted complete "
     "matches in the order played); rated: matches rated.",
-    "played = won + lost + drawn (complete, no winner) + aband. (no match_end, or one saying abandoned). "
-    "invalid: matches with "
+    "played = won + lost + drawn (complete, no winner) + aband. (a match_end saying abandoned); a match in "
+    "progress (no match_end yet) is not counted. invalid: matches with "
     "violations, not counted in any other column (but reneges) unless --include-invalid.",
     "hands: hands played to an end; won by block: hands ended block or stock-out (nobody could play); "
     "partners win a hand together.",
@@ -78,6 +78,8 @@ def counts_line(t: VariantTable, include_invalid: bool) -> str:
     parts = [f"{n} match{'es' * (n != 1)}"]
     if t.invalid:
         parts.append(f"{t.invalid} invalid ({'counted' if include_invalid else 'not counted'})")
+    if t.in_progress:
+        parts.append(f"{t.in_progress} in progress (not counted)")
     parts.append(f"{len(t.rated)} rated")
     return ", ".join(parts) + f"; {scoring(t)}"
 
@@ -373,6 +375,7 @@ def _tally_json(t: Tally) -> dict[str, Any]:
             "drawn": t.drawn,
             "abandoned": t.abandoned,
             "invalid": t.invalid,
+            "in_progress": t.in_progress,
         },
         "hands": {"played": t.hands, "won_domino": t.won_domino, "won_block": t.won_block, "won_other": t.won_other},
         "points": {
@@ -453,6 +456,7 @@ def standings_document(st: Standings) -> dict[str, Any]:
                     "matches": len(t.matches),
                     "counted": len(t.counted),
                     "invalid": t.invalid,
+                    "in_progress": t.in_progress,
                     "rated": len(t.rated),
                 },
                 "players": [_player_json(r) for r in t.players],

@@ -41,6 +41,17 @@ def listed_matches(
     return rows
 
 
+def status_words(status: str, abandoned: bool) -> str:
+    """A stored match's status (``open``, ``complete``, ``invalid``: the store's) as a page says it: a
+    match with no ``match_end`` yet is ``in progress``; only a ``match_end`` with ``reason: abandoned``
+    (``abandoned``, the reducer's) makes it ``abandoned``."""
+    if status == "invalid":
+        return "invalid"
+    if abandoned:
+        return "abandoned"
+    return "complete" if status == "complete" else "in progress"
+
+
 def match_date(meta: dict[str, Any] | None, first_at: str | None) -> str | None:
     """When a match was played, as an ISO 8601 string: its ``meta.date`` when that is an ISO date or
     date-time, else the time of its first event that has one (``at``), else None."""
@@ -142,8 +153,19 @@ class MatchSummary:
         return self.meta.get("table", "")
 
     @property
+    def in_progress(self) -> bool:
+        """No ``match_end`` yet: the match is being played (or was left without one), not abandoned."""
+        return not self.complete and not self.abandoned
+
+    @property
     def status(self) -> str:
-        return "invalid" if not self.valid else "complete" if self.complete and not self.abandoned else "abandoned"
+        """``invalid``, ``abandoned`` (only a ``match_end`` with ``reason: abandoned``), ``complete``, or
+        ``in_progress`` (no ``match_end`` yet)."""
+        if not self.valid:
+            return "invalid"
+        if self.abandoned:
+            return "abandoned"
+        return "complete" if self.complete else "in_progress"
 
     def side_total(self, side: tuple[str, ...]) -> int:
         return self.totals.get(side[0], 0)

@@ -11,6 +11,7 @@ an earlier entry (undos back to it, the corrected entry, the rest entered again)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -33,6 +34,22 @@ FINGERPRINT = 10
 def utc_now() -> str:
     """The time of an entry, as the log writes it: ``2026-11-24T19:04:11Z``."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def stamped_line(text: str, at: str) -> str:
+    """A JSON line of an event with ``"at": at`` added at its end when it is an object with no ``at``
+    and no ``hash`` of its own (a hash the writer computed covers the event as sent: it is left as
+    sent); any other line as given (the store says what is wrong with it)."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(obj, dict) or not obj or "at" in obj or "hash" in obj:
+        return text
+    body = text.rstrip()
+    if not body.endswith("}"):  # pragma: no cover - a JSON object ends with its brace
+        return text
+    return f'{body[:-1].rstrip()},"at":{json.dumps(at)}}}'
 
 
 @dataclass(slots=True)
@@ -168,6 +185,8 @@ class Session:
         except NotationError as exc:
             out.stopped = str(exc)
             return False
+        if action.kind == "escape" and clock.now is not None and "at" not in event and "hash" not in event:
+            event["at"] = clock.now()  # (an escaped event is stamped as the actions are; its own hash: as sent)
         if self._append(event, out):
             self.clock = clock
             return True

@@ -329,6 +329,13 @@ class Store(Transactions, Appending, Analyses, Access, ClubLog):
         ).fetchone()
         return row[0] if row else None
 
+    def mark(self) -> str:
+        """Where the store stands, in a few characters (``MATCHES-EVENTS``: how many matches, and events in
+        them all): it changes at every append, so a page that shows the store as of one mark knows
+        whether it is behind (``dominolog serve``'s board stream, across a restart of the server)."""
+        row = self.conn.execute("SELECT COUNT(*), COALESCE(SUM(events), 0) FROM matches").fetchone()
+        return f"{int(row[0])}-{int(row[1])}"
+
     def list_matches(
         self, variant: str | None = None, player: str | None = None, status: str | None = None
     ) -> list[dict[str, Any]]:

@@ -140,11 +140,21 @@ async def stream(
 
 
 @router.get(
-    "/board/stream", summary="Server-Sent Events: one message each time any match moves", include_in_schema=True
+    "/board/stream",
+    summary="Server-Sent Events: one message each time any match moves (`id:` the store's mark)",
+    include_in_schema=True,
 )
-async def board_stream(request: Request) -> StreamingResponse:
+async def board_stream(
+    request: Request,
+    after: Annotated[str | None, Query(max_length=100)] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> StreamingResponse:
+    """Each message's id is the store's mark (:meth:`~dominolog.store.store.Store.mark`) after the move:
+    a page that shows the store as of a mark (``?after=MARK``, or ``Last-Event-ID`` when the browser
+    reconnects, after a restart of the server too) is told at once when the store has moved since."""
     app = web(request)
     await app.stores.run(lambda s: sight(request, s))  # (a wrong key: 401; the stream names no match)
+    behind = (last_event_id or "").strip() or after
 
     def seen(store: Store, moved: set[str]) -> bool | None:
         """Whether one of the ``moved`` matches may be read by this request (None: nothing may be read
@@ -156,8 +166,11 @@ async def board_stream(request: Request) -> StreamingResponse:
         return any(sees.sees(m, store.event_of(m)) for m in moved)
 
     async def events() -> AsyncIterator[str]:
-        version, told, quiet = app.poller.version, 0, time.monotonic()
+        version, quiet = app.poller.version, time.monotonic()
         yield "retry: 1000\n\n"
+        mark = await app.stores.run(lambda s: s.mark())
+        if behind is not None and behind != mark:  # the page is behind: it catches up now
+            yield f"id: {mark}\nevent: board\ndata: {mark}\n\n"
         while True:
             now = await app.poller.wait(version, KEEPALIVE)
             moved = app.poller.moved_since(version)
@@ -166,8 +179,8 @@ async def board_stream(request: Request) -> StreamingResponse:
             if shown is None:
                 return
             if shown:
-                told += 1  # (the stream's own count: the poller's would tell how often anything moved)
-                yield f"id: {told}\nevent: board\ndata: {told}\n\n"
+                mark = await app.stores.run(lambda s: s.mark())
+                yield f"id: {mark}\nevent: board\ndata: {mark}\n\n"
                 quiet = time.monotonic()
             elif time.monotonic() - quiet >= KEEPALIVE:
                 yield ": keep-alive\n\n"

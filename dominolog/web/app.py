@@ -130,14 +130,15 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-def create_app(target: str, rate: int = RATE, analyse: bool = True) -> FastAPI:
+def create_app(target: str, rate: int = RATE, analyse: bool = True, url: str | None = None) -> FastAPI:
     """The app serving the store ``target`` (a SQLite file or a PostgreSQL URL, which must exist); with
-    ``analyse``, keeping the matches' analyses current as hands end (:mod:`dominolog.web.analyser`)."""
+    ``analyse``, keeping the matches' analyses current as hands end (:mod:`dominolog.web.analyser`);
+    ``url``: the address it is reached at (the table cards')."""
     from dominolog import __version__
     from dominolog.web import api, event_pages, events_api, organiser, pages, recorder, results, tokens_api
     from dominolog.web.ids import MatchIds
 
-    web = Web(target, rate)
+    web = Web(target, rate, url)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -225,4 +226,5 @@ def from_env() -> Any:
         os.environ["DOMINOLOG_SERVE_DB"],
         int(os.environ.get("DOMINOLOG_SERVE_RATE", RATE)),
         os.environ.get("DOMINOLOG_SERVE_ANALYSE", "1") != "0",
+        os.environ.get("DOMINOLOG_SERVE_URL") or None,
     )

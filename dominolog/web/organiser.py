@@ -10,7 +10,10 @@
   key, revoke a token, make an event private or public, and print the table cards;
 - ``POST /api/cards`` (the organiser; ``{"matches": [ID, ...]}``, none: every open match): the
   printable page of table cards (:mod:`dominolog.club.cards`, as ``dominolog token cards``), each
-  with a new table token.
+  with a new table token, the earlier cards' tokens of its table revoked (said in the header
+  ``X-Dominolog-Revoked`` and on each card). Their address is the one the server listens on (its host
+  and port; the room's address when it listens on every address: :func:`~dominolog.club.cards.served_url`);
+  a loopback one is refused (``409``) unless the body says ``"loopback": true``.
 """
 
 from __future__ import annotations
@@ -51,7 +54,15 @@ def _players(value: Any) -> str:
     return ", ".join(str(p) for p in value) if isinstance(value, list) else ""
 
 
-def organiser_part(store: Store, event: str | None = None) -> str:
+def _status(store: Store, row: dict[str, Any]) -> str:
+    """The match's status in words (``in progress`` until its ``match_end``)."""
+    from dominolog.club.summary import status_words
+
+    state = store.fold_of(row["id"]).reducer.state
+    return status_words(row["status"], state is not None and state.abandoned)
+
+
+def organiser_part(store: Store, url: str | None = None, event: str | None = None) -> str:
     """The organiser's view: the club events (``event``, else tonight's, first), matches, tokens,
     private events and the forms (every string escaped)."""
     from dominolog.club.summary import listed_matches
@@ -60,7 +71,7 @@ def organiser_part(store: Store, event: str | None = None) -> str:
     rows = listed_matches(store)
     out = [
         "<h1>The organiser</h1>",
-        events_part(store, event),
+        events_part(store, event, url),
         '<h2>Matches</h2><table class="board" id="matches"><thead><tr><th>table</th>'
         "<th>match</th><th>event</th><th>players</th><th>status</th><th></th></tr></thead><tbody>",
     ]
@@ -68,7 +79,7 @@ def organiser_part(store: Store, event: str | None = None) -> str:
         meta = r["meta"] if isinstance(r["meta"], dict) else {}
         out.append(
             f"<tr><td>{esc(meta.get('table', ''))}</td><td>{esc(r['id'])}</td><td>{esc(meta.get('event', ''))}</td>"
-            f"<td>{esc(_players(r['players']))}</td><td>{esc(r['status'])}</td>"
+            f"<td>{esc(_players(r['players']))}</td><td>{esc(_status(store, r))}</td>"
             f'<td><button type="button" data-action="table-token" data-match="{html.escape(r["id"], quote=True)}">'
             "new table token</button></td></tr>"
         )
@@ -76,7 +87,10 @@ def organiser_part(store: Store, event: str | None = None) -> str:
     if not rows:
         out.append("<p>No match yet.</p>")
     out.append(
-        '<p><button type="button" data-action="cards">print table cards (every open match)</button></p>'
+        '<p><button type="button" data-action="cards">print table cards (every open match)</button> '
+        f"for phones to reach <code>{esc(url or '(the address of this page)')}</code> "
+        '<label><input type="checkbox" id="cards-loopback"> even if only this machine reaches it (a test)</label>'
+        "</p>"
         '<h2>Tokens</h2><table class="board" id="tokens"><thead><tr><th>id</th><th>who</th><th>role</th>'
         "<th>match or event</th><th>made</th><th>revoked</th><th></th></tr></thead><tbody>"
     )
@@ -112,7 +126,7 @@ def part(request: Request) -> HTMLResponse:
     store = request.app.state.web.stores.get()
     writer(request, store, None, "opens the organiser's page")
     event = request.query_params.get("event") or None
-    return HTMLResponse(organiser_part(store, event), headers={"Cache-Control": "no-store"})
+    return HTMLResponse(organiser_part(store, request.app.state.web.url, event), headers={"Cache-Control": "no-store"})
 
 
 @router.get("/organiser/events", response_class=HTMLResponse, include_in_schema=False)
@@ -123,7 +137,7 @@ def events(request: Request) -> HTMLResponse:
     store = request.app.state.web.stores.get()
     writer(request, store, None, "opens the organiser's page")
     event = request.query_params.get("event") or None
-    return HTMLResponse(events_part(store, event), headers={"Cache-Control": "no-store"})
+    return HTMLResponse(events_part(store, event, request.app.state.web.url), headers={"Cache-Control": "no-store"})
 
 
 @router.post(
@@ -136,8 +150,9 @@ def events(request: Request) -> HTMLResponse:
 def cards(
     request: Request,
     matches: Annotated[list[Annotated[str, Body(min_length=1, max_length=200)]] | None, Body(embed=True)] = None,
+    loopback: Annotated[bool, Body(embed=True)] = False,
 ) -> HTMLResponse:
-    from dominolog.club.cards import NoSuchMatch, cards_html, make_cards
+    from dominolog.club.cards import LoopbackURL, NoSuchMatch, cards_html, make_cards, revoked_line
     from dominolog.web.shared import inline_csp
 
     web = request.app.state.web
@@ -147,8 +162,11 @@ def cards(
     if matches is not None and len(matches) > 500:
         raise HTTPException(422, "at most 500 matches a request")
     try:
-        made = make_cards(store, str(request.base_url), matches)
+        made = make_cards(store, web.url or str(request.base_url), matches, allow_loopback=loopback)
     except NoSuchMatch as exc:
         raise HTTPException(404, str(exc)) from None
+    except LoopbackURL as exc:
+        raise HTTPException(409, f"{exc}; or ask for it: loopback true") from None
     page = cards_html(made)
-    return HTMLResponse(page, status_code=201, headers={"Content-Security-Policy": inline_csp(page)})
+    headers = {"Content-Security-Policy": inline_csp(page), "X-Dominolog-Revoked": revoked_line(made) or "none"}
+    return HTMLResponse(page, status_code=201, headers=headers)

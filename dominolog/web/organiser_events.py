@@ -100,7 +100,7 @@ def _roster(ev: ClubEvent) -> str:
     return "".join(out)
 
 
-def round_table(ev: ClubEvent, doc: dict[str, Any], last: bool, director: bool = True) -> str:
+def round_table(ev: ClubEvent, doc: dict[str, Any], last: bool, director: bool = True, url: str | None = None) -> str:
     """A round's tables and their state (``director``: with the director's buttons)."""
     rnd = doc["round"]
     out = [
@@ -141,6 +141,12 @@ def round_table(ev: ClubEvent, doc: dict[str, Any], last: bool, director: bool =
         return "".join(out)
     matches = [t["match"] for t in doc["tables"] if t["match"] is not None]
     buttons = [_button("round-cards", f"print round {rnd}'s cards", matches=json.dumps(matches), round=rnd)]
+    if last:
+        buttons.append(
+            f"for phones to reach <code>{esc(url or '(the address of this page)')}</code> "
+            '<label><input type="checkbox" id="round-cards-loopback"> even if only this machine reaches it '
+            "(a test)</label>"
+        )
     if last and not ev.ended and all(t["state"] in ("not started", "bye") for t in doc["tables"]):
         buttons.append(_button("unpair", f"undo round {rnd}'s pairing", event=ev.name))
     out.append(f'<p class="actions">{" ".join(buttons)}</p>')
@@ -177,7 +183,7 @@ def standings_table(doc: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def events_part(store: Store, wanted: str | None) -> str:
+def events_part(store: Store, wanted: str | None, url: str | None = None) -> str:
     """The club events part of the organiser's page."""
     from dominolog.tournament.director import event_document, events, planned_rounds
     from dominolog.tournament.outcomes import round_complete
@@ -215,7 +221,7 @@ def events_part(store: Store, wanted: str | None) -> str:
             else:
                 out.append(f'<p class="actions">{_button("pair", label, event=ev.name)}</p>')
         if rounds:
-            out.append(round_table(ev, rounds[-1], True))
+            out.append(round_table(ev, rounds[-1], True, url=url))
         out.append(standings_table(doc))
         if len(rounds) > 1:
             earlier = "".join(round_table(ev, r, False) for r in reversed(rounds[:-1]))

@@ -2,12 +2,14 @@
 without JavaScript; ``static/live.js`` keeps them current through one Server-Sent Events stream a
 page, fetching the page's live part again (``.../part``) when the stream says something moved.
 
-- ``/``: the evening's board, every match: table, players, variant, hand, totals, whose turn,
-  status, the time of its last event;
+- ``/``: the evening's board, tonight first: the current round of the current club event
+  (:mod:`dominolog.club.tonight`; ``?event=E&round=R`` another, with links to every event and round
+  the request may read), each match's table, players, variant, hand, totals, whose turn, status, the
+  time of its last event;
 - ``/m/{id}``: one match: the table as ``export --format svg`` draws it, the scores, the events
   in words (as ``show`` says them) with the violations ``verify`` finds marked, links to its
   results (:mod:`dominolog.web.results`);
-- ``/tables``: every table's picture and score at once (a projector);
+- ``/tables``: the same round's tables, each picture and score at once, large (a projector);
 - ``/standings``: the page ``dominolog standings --format html`` writes (the same filters), its
   ``<main>`` the live part (``/standings/part``), fetched again when any match moves.
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
@@ -27,7 +29,11 @@ from dominolog.web.frame import frame as _frame
 from dominolog.web.ids import MatchId, api_href, href
 
 if TYPE_CHECKING:
+    from dominolog.club.tonight import Tonight
     from dominolog.store import Store
+
+#: what the pages of every match are given: the event and round the address picked (None: tonight's)
+Pick = tuple[str | None, str | None]
 
 router = APIRouter(include_in_schema=False)
 
@@ -47,7 +53,7 @@ def _totals(value: Any) -> str:
 def board_rows(store: Store, seen: Sight) -> list[dict[str, Any]]:
     """Every match as the board shows it: its ``list --json`` row, the hand in play and who is on move
     (the store's fold of the match), the time of its last event."""
-    from dominolog.club.summary import listed_matches
+    from dominolog.club.summary import listed_matches, status_words
     from dominolog.recording.notation import on_move
 
     rows = seen.rows(listed_matches(store))
@@ -58,6 +64,7 @@ def board_rows(store: Store, seen: Sight) -> list[dict[str, Any]]:
         r["hand"] = hand.number if hand is not None else (len(state.results) if state is not None else 0)
         r["turn"] = on_move(reducer)
         r["turn_words"] = _turn_words(r["turn"], r["status"], hand is not None, r["events"])
+        r["status_words"] = status_words(r["status"], state is not None and state.abandoned)
         r["last_at"] = _last_at(store, r["id"], r["events"])
     return rows
 
@@ -84,41 +91,110 @@ def _last_at(store: Store, match_id: str, events: int) -> str | None:
     return None
 
 
-def board_part(store: Store, seen: Sight) -> str:
-    rows = board_rows(store, seen)
-    if not rows:
-        return "<h1>Tonight's board</h1><p>No match yet.</p>"
+def picked(request: Request) -> Pick:
+    """The event and round an address picks (``?event=&round=``; None: not given)."""
+    q = request.query_params
+    return q.get("event"), q.get("round")
+
+
+def pick_query(pick: Pick) -> str:
+    """``?event=E&round=R`` of a pick (what was given), or ``""``."""
+    pairs = [(k, v) for k, v in zip(("event", "round"), pick, strict=True) if v is not None]
+    return "?" + urlencode(pairs, quote_via=quote) if pairs else ""
+
+
+def _round_name(round_: str | None) -> str:
+    return f"round {round_}" if round_ else "no round"
+
+
+def _selector(t: Tonight, seen: Sight, base: str) -> str:
+    """The links to the other rounds of the event shown and to the other events (plain links: read
+    without JavaScript); the current round of the current event is ``base`` itself."""
+
+    def link(event: str, round_: str | None, text: str, here: bool) -> str:
+        url = base if event == t.current_event and (round_ is None or round_ == current_round) else None
+        url = url or base + pick_query((event, round_))
+        mark = ' aria-current="page"' if here else ""
+        return f'<a href="{esc(seen.keyed(url))}"{mark}>{esc(text)}</a>'
+
+    now = next((e for e in t.evenings if e.event == t.current_event), None)
+    current_round = now.current_round if now is not None else None
+    out = ['<nav class="evenings" aria-label="events and rounds">']
+    evening = t.evening
+    if evening is not None and len(evening.rounds) > 1:
+        rounds = " ".join(link(evening.event, r, _round_name(r), r == t.round) for r in evening.rounds)
+        out.append(f'<p class="rounds">Rounds of {esc(evening.name)}: {rounds}</p>')
+    others = [e for e in t.evenings if e.event != t.event]
+    if others:
+        items = " ".join(link(e.event, None, e.name, False) for e in others)
+        out.append(f'<p class="others">Other events: {items}</p>')
+    if not t.current:
+        out.append(f'<p class="tonight">{link(t.current_event or "", None, "back to tonight", False)}</p>')
+    out.append("</nav>")
+    return "".join(out) if len(out) > 2 else ""
+
+
+def _heading(title: str, t: Tonight) -> str:
+    from dominolog.club.tonight import NO_EVENT
+
+    if t.event is None or t.unknown:  # (an event no match the request may read has: not repeated)
+        return f"<h1>{esc(title)}</h1>"
+    what = f"{t.event or NO_EVENT}, {_round_name(t.round)}"
+    state = " (tonight)" if t.current else ""
+    return f'<h1>{esc(title)}</h1><p class="picked">{esc(what)}{state}</p>'
+
+
+def _tonight(store: Store, seen: Sight, pick: Pick) -> Tonight:
+    from dominolog.club.tonight import tonight
+
+    return tonight(board_rows(store, seen), *pick)
+
+
+def board_part(store: Store, seen: Sight, pick: Pick = (None, None)) -> str:
+    t = _tonight(store, seen, pick)
+    head = _heading("Tonight's board" if t.current or t.event is None else "Board", t) + _selector(t, seen, "/")
+    if t.unknown:
+        return head + "<p>No match of that event and round.</p>"
+    if not t.matches:
+        return head + "<p>No match yet.</p>"
     out = [
-        '<h1>Tonight\'s board</h1><table class="board"><thead><tr><th>table</th><th>match</th><th>players</th>'
+        head + '<table class="board"><thead><tr><th>table</th><th>match</th><th>players</th>'
         "<th>variant</th><th>hand</th><th>totals</th><th>on move</th><th>status</th><th>last event</th></tr>"
         "</thead><tbody>"
     ]
-    for r in rows:
+    for r in t.matches:
         meta = r["meta"] if isinstance(r["meta"], dict) else {}
         out.append(
             f'<tr class="{esc(r["status"])}"><td>{esc(meta.get("table", ""))}</td>'
             f'<td><a href="{esc(seen.keyed(href(r["id"])))}">{esc(r["id"])}</a></td>'
             f"<td>{esc(_players(r['players']))}</td>"
             f"<td>{esc(r['variant'] or '?')}</td><td>{r['hand']}</td><td>{esc(_totals(r['totals']))}</td>"
-            f"<td>{esc(r['turn_words'])}</td><td>{esc(r['status'])}</td><td>{esc(r['last_at'] or '-')}</td></tr>"
+            f"<td>{esc(r['turn_words'])}</td><td>{esc(r['status_words'])}</td><td>{esc(r['last_at'] or '-')}</td></tr>"
         )
     out.append("</tbody></table>")
     return "".join(out)
 
 
-def _every_match_page(request: Request, title: str, part: Callable[[Store, Sight], str], part_url: str) -> HTMLResponse:
-    """A page of every match the request may read (the board, every table), kept current by the
-    board's stream; its live part is ``part_url``."""
+def _every_match_page(
+    request: Request, title: str, part: Callable[[Store, Sight, Pick], str], part_url: str, wide: bool = False
+) -> HTMLResponse:
+    """A page of the matches the request may read (the board, every table): the round the address
+    picks, else tonight's; kept current by the board's stream; its live part is ``part_url`` with the
+    same pick (without one, the part follows tonight as it moves on to the next round)."""
     store = _web_store(request)
     seen = sight(request, store)
-    body = part(store, seen)
-    return HTMLResponse(_frame(title, body, seen.keyed("/api/board/stream"), seen.keyed(part_url)))
+    pick = picked(request)
+    mark = store.mark()  # (before the part: what the page shows is at least as new)
+    body = part(store, seen, pick)
+    live = seen.keyed(part_url + pick_query(pick))
+    stream = seen.keyed(f"/api/board/stream?after={quote(mark, safe='')}")
+    return HTMLResponse(_frame(title, body, stream, live, wide))
 
 
-def _every_match_part(request: Request, part: Callable[[Store, Sight], str]) -> HTMLResponse:
+def _every_match_part(request: Request, part: Callable[[Store, Sight, Pick], str]) -> HTMLResponse:
     """The live part of such a page, fetched again by ``static/live.js``."""
     store = _web_store(request)
-    return HTMLResponse(part(store, sight(request, store)), headers={"Cache-Control": "no-store"})
+    return HTMLResponse(part(store, sight(request, store), picked(request)), headers={"Cache-Control": "no-store"})
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -133,6 +209,7 @@ def board_fragment(request: Request) -> HTMLResponse:
 
 def match_part(store: Store, match_id: str, seen: Sight) -> tuple[str, int]:
     """The live part of ``/m/{id}`` and the seq of its last event."""
+    from dominolog.club.summary import status_words
     from dominolog.export import NoPicture, table_picture
     from dominolog.log.words import describe_record
     from dominolog.store import verify_stored
@@ -148,10 +225,12 @@ def match_part(store: Store, match_id: str, seen: Sight) -> tuple[str, int]:
     for v in report.violations:
         marked.setdefault(v.seq, []).append(f"{v.code}: {v.message}")
     status = "invalid" if not report.valid else "complete" if report.complete else "open"
+    ended = [r for r in records if r.event is not None and r.event.type == "match_end"]
+    words = status_words(status, bool(ended) and getattr(ended[-1].event, "reason", None) == "abandoned")
     out = [
         f"<h1>{esc(match_id)}</h1>",
         f'<p class="summary">{esc(report.variant or "?")}: {esc(", ".join(report.players))}; '
-        f'<span class="status {status}">{status}</span>; {len(report.hands)} hand{"s" * (len(report.hands) != 1)} '
+        f'<span class="status {status}">{words}</span>; {len(report.hands)} hand{"s" * (len(report.hands) != 1)} '
         f"played; head <code>{esc(report.head[:10])}</code></p>",
         f'<p class="results"><a href="{esc(seen.keyed(href(match_id, "/sheet")))}">score sheet</a> · '
         f'<a href="{esc(seen.keyed(href(match_id, "/audit")))}">audit report</a> · '
@@ -210,14 +289,17 @@ def follow_fragment(request: Request, match_id: MatchId) -> HTMLResponse:
     return HTMLResponse(match_part(store, match_id, sight(request, store))[0], headers={"Cache-Control": "no-store"})
 
 
-def tables_part(store: Store, seen: Sight) -> str:
-    """Every match's table at once, for a projector (a broadcast's multi-board): its picture as
-    ``export --format svg`` draws it, its players and running totals."""
+def tables_part(store: Store, seen: Sight, pick: Pick = (None, None)) -> str:
+    """The round's tables at once, for a projector (a broadcast's multi-board): each match's picture
+    as ``export --format svg`` draws it, its players and running totals, large."""
     from dominolog.export import NoPicture, table_picture
 
-    rows = board_rows(store, seen)
-    out = ["<h1>Every table</h1>", '<div class="tables">']
-    for r in rows:
+    t = _tonight(store, seen, pick)
+    out = [_heading("Every table", t) + _selector(t, seen, "/tables")]
+    if t.unknown:
+        out.append("<p>No match of that event and round.</p>")
+    out.append('<div class="tables">')
+    for r in t.matches:
         meta = r["meta"] if isinstance(r["meta"], dict) else {}
         try:
             picture = table_picture(r["id"], [rec for rec, _ in store.records(r["id"])])
@@ -226,7 +308,8 @@ def tables_part(store: Store, seen: Sight) -> str:
         table = f"table {esc(meta['table'])}: " if "table" in meta else ""
         out.append(
             f'<section class="one-table"><h2>{table}<a href="{esc(seen.keyed(href(r["id"])))}">{esc(r["id"])}</a></h2>'
-            f"<p>{esc(_totals(r['totals']))}; hand {r['hand']}; {esc(r['turn_words'])}; {esc(r['status'])}</p>"
+            f'<p class="score">{esc(_totals(r["totals"]) or _players(r["players"]))}</p>'
+            f'<p class="state">hand {r["hand"]}; {esc(r["turn_words"])}; {esc(r["status_words"])}</p>'
             f'<div class="table-picture">{picture}</div></section>'
         )
     out.append("</div>")
@@ -235,7 +318,7 @@ def tables_part(store: Store, seen: Sight) -> str:
 
 @router.get("/tables", response_class=HTMLResponse)
 def tables(request: Request) -> HTMLResponse:
-    return _every_match_page(request, "Every table", tables_part, "/tables/part")
+    return _every_match_page(request, "Every table", tables_part, "/tables/part", wide=True)
 
 
 @router.get("/tables/part", response_class=HTMLResponse)

@@ -46,6 +46,9 @@ class Web:
 
     target: str
     rate_per_second: int = RATE
+    #: the address the server is reached at (``dominolog serve``'s host and port: the table cards'), or
+    #: None (an app made without one: the address each request came to)
+    url: str | None = None
     stores: Stores = field(init=False)
     poller: Poller = field(init=False)
     rate: Rate = field(init=False)

@@ -81,16 +81,17 @@ class Stores:
         return store
 
     def session(self, match_id: str) -> Session:
-        """This thread's recording session on the match (``dominolog append``'s: no times stamped, the
-        recorder's checks), kept between requests so that each reads only the events stored since the
-        last, and brought up to what other writers stored first."""
+        """This thread's recording session on the match (``dominolog append``'s checks, with the server's
+        clock: every event stored without an ``at`` is stamped, :mod:`dominolog.web.writing`), kept
+        between requests so that each reads only the events stored since the last, and brought up to
+        what other writers stored first."""
         from dominolog.recording.journal import StoreJournal
-        from dominolog.recording.session import Session
+        from dominolog.recording.session import Session, utc_now
 
         sessions: dict[str, Session] = self._local.__dict__.setdefault("sessions", {})
         session = sessions.pop(match_id, None)
         if session is None:
-            session = Session(StoreJournal(self.get(), match_id), now=None, check=True)
+            session = Session(StoreJournal(self.get(), match_id), now=utc_now, check=True)
         else:
             session.refresh()
         sessions[match_id] = session  # (the latest last)

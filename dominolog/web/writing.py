@@ -4,6 +4,11 @@ checks, each event appended in a savepoint of the request's transaction (``api._
 with the Idempotency-Key's answer, before the answer is sent); the first line refused stops the
 request, and nothing of it is written (the lines before it are stored, and the answer says which).
 
+The server stamps the time: an event stored without an ``at`` gets the server's clock (RFC 3339 UTC,
+``2026-11-21T19:04:11Z``) before the store computes its chain ``hash`` (when the match's events carry
+one); an event sent with its own ``at`` keeps it, and one sent with its own ``hash`` is stored as sent
+(a time added would break the hash the writer computed).
+
 What a body may be (its ``Content-Type``):
 
 - ``application/json``: one event object;
@@ -91,7 +96,7 @@ def append_lines(session: Session, match_id: str, lines: list[tuple[int, str]], 
     the order given, with the recorder's checks (in the caller's transaction, if it holds one):
     ``201`` every line stored; ``422`` a line refused or the match full (``409`` a seq another writer took), with the
     seqs stored before it; the store failing raises its :class:`~dominolog.store.StoreError`."""
-    from dominolog.recording.session import Entered
+    from dominolog.recording.session import Entered, stamped_line
     from dominolog.store import FullMatchError
 
     written: list[int] = []
@@ -101,12 +106,14 @@ def append_lines(session: Session, match_id: str, lines: list[tuple[int, str]], 
         return _conflict(
             match_id, session.head, f"seq {seq} is taken (the match has {session.reducer.events} events)", lines[0][0]
         )
+    now = session.clock.now
     for n, text in lines:
         if kind == "dn":
             done = session.enter(text)
         else:
             done = Entered()
-            session.write_line(text.strip().encode("utf-8"), done, expected_seq=seq if not written else None)
+            line = stamped_line(text.strip(), now()) if now is not None else text.strip()
+            session.write_line(line.encode("utf-8"), done, expected_seq=seq if not written else None)
         written.extend(s for s, _ in done.written)
         if isinstance(done.unusable, FullMatchError):  # the match takes no more: this request's fault, not the store's
             return Answer(422, {"error": str(done.unusable), "line": n, "seqs": written, "head": session.head})

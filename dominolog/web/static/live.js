@@ -20,9 +20,16 @@
       .catch(function () {})
       .then(function () { busy = false; if (again) { again = false; refresh(); } });
   }
+  // after the stream was lost (the server restarted, the network went), the page fetches its part
+  // again when it is back: whatever moved meanwhile shows at once (the stream also says so itself,
+  // from the last id it sent, the store's mark)
+  var lost = false;
   var source = new EventSource(main.dataset.stream);
-  source.onopen = function () { if (state) state.textContent = "live"; };
-  source.onerror = function () { if (state) state.textContent = "reconnecting"; };
+  source.onopen = function () {
+    if (state) state.textContent = "live";
+    if (lost) { lost = false; refresh(); }
+  };
+  source.onerror = function () { lost = true; if (state) state.textContent = "reconnecting"; };
   source.onmessage = refresh;
   source.addEventListener("board", refresh);
 })();

@@ -98,17 +98,22 @@
       if (!window.confirm("End the event? No more rounds can be paired.")) return;
       eventStep("POST", eventUrl(b.dataset.event, "/end"), {}, function () { return "The event has ended."; });
     } else if (action === "round-cards") {
-      call("POST", "/api/cards", { matches: JSON.parse(b.dataset.matches) })
-        .then(function (r) { return r.blob(); })
+      var roundLoopback = document.getElementById("round-cards-loopback");
+      var reprinted = "none";
+      call("POST", "/api/cards", { matches: JSON.parse(b.dataset.matches), loopback: !!(roundLoopback && roundLoopback.checked) })
+        .then(function (r) { reprinted = r.headers.get("X-Dominolog-Revoked") || "none"; return r.blob(); })
         .then(function (blob) {
           saveCards(blob, "round-" + b.dataset.round + "-cards.html");
           say("Round " + b.dataset.round + "'s cards saved as round-" + b.dataset.round +
-            "-cards.html (a new table token a card; the table's earlier card tokens are revoked): open it and print it.");
+            "-cards.html (a new table token a card): open it and print it." +
+            (reprinted === "none" ? "" : " Reprinted: " + reprinted + "."));
           return load();
         }, failed);
     } else if (action === "cards") {
-      call("POST", "/api/cards", {})
-        .then(function (r) { return r.blob(); })
+      var loopback = document.getElementById("cards-loopback");
+      var revoked = "none";
+      call("POST", "/api/cards", { loopback: !!(loopback && loopback.checked) })
+        .then(function (r) { revoked = r.headers.get("X-Dominolog-Revoked") || "none"; return r.blob(); })
         .then(function (blob) {
           var a = document.createElement("a");
           a.href = URL.createObjectURL(blob);
@@ -116,7 +121,8 @@
           document.body.appendChild(a);
           a.click();
           a.remove();
-          say("Table cards saved as cards.html (a new table token a card): open it and print it.");
+          say("Table cards saved as cards.html (a new table token a card): open it and print it." +
+            (revoked === "none" ? "" : " Reprinted: " + revoked + "."));
           return load();
         }, failed);
     }
