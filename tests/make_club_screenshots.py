@@ -28,7 +28,7 @@ def events_of(s: Any, match: str) -> list[dict[str, Any]]:
 
     start = json.loads(s.client.get(f"/api/matches/{match}/events").text.splitlines()[0])
     events = simulate_match(start["variant"], match, players=start["players"], options=start.get("options"))
-    return [{k: v for k, v in e.items() if k not in ("seq", "hash")} for e in events[1:]]
+    return [{k: v for k, v in e.items() if k not in ("seq", "hash", "at")} for e in events[1:]]
 
 
 def post(s: Any, match: str, events: list[dict[str, Any]]) -> None:
@@ -85,8 +85,10 @@ def main() -> None:
                     time.sleep(0.1)
                 time.sleep(0.5)
                 driver.save_screenshot(str(ROOT / "docs" / "club-organiser.png"))
+                # a projector's screen: 1920 x 1080 CSS px, whatever the headless window's own frame
+                metrics = {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False}
+                driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
                 for name, path in (("board", "/"), ("tables", "/tables"), ("event", f"/events/{NAME}")):
-                    driver.set_window_size(1920, 1080)
                     driver.get(s.url.rstrip("/") + path)
                     time.sleep(1.0)
                     driver.save_screenshot(str(ROOT / "docs" / f"club-{name}.png"))

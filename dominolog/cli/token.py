@@ -6,12 +6,15 @@ their hashes are stored), make an event private or public, print table cards
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from dominolog.cli.common import DEFAULT_DB, DbOption, fail, store_or_fail
 from dominolog.textsafe import shown
+
+if TYPE_CHECKING:
+    from dominolog.store import Store
 
 app = typer.Typer(
     name="token",
@@ -110,6 +113,21 @@ def revoke(
     )
 
 
+def _round_matches(store: Store, event: str, round_no: int | None) -> list[str]:
+    """The matches of a club event's round (the last paired by default), or exit 1 saying why."""
+    from dominolog.tournament.director import DirectorError, load
+
+    try:
+        ev = load(store, event)
+    except DirectorError as exc:
+        fail(str(exc), 1)
+    rounds = {r.number: r for r in ev.paired}
+    n = round_no if round_no is not None else max(rounds, default=None)
+    if n is None or n not in rounds:
+        fail(f"no round {n} of {shown(event)} is paired" if n is not None else f"{shown(event)} has no round paired", 1)
+    return [t.match for t in rounds[n].tables if t.match is not None]
+
+
 EventArgument = Annotated[str, typer.Argument(help="The event (match_start.meta.event); * every match.")]
 
 
@@ -155,16 +173,27 @@ def cards(
         bool,
         typer.Option("--allow-loopback", help="Take an address of this machine only (127.0.0.1): for a test."),
     ] = False,
+    event: Annotated[
+        str | None,
+        typer.Option("--event", help="A club event's round of tables (dominolog event): its last round's matches."),
+    ] = None,
+    round_no: Annotated[int | None, typer.Option("--round", help="With --event: this round instead.")] = None,
 ) -> None:
     """Print one card per table (a NEW table token each, the tokens of the table's earlier cards revoked):
     its round, table, match, players, who leads first, variant and a QR code of its recorder link
-    URL/m/ID/record#token=TOKEN. Exit 0, 1 no such match, 2 a usage error (a loopback --url without
-    --allow-loopback)."""
+    URL/m/ID/record#token=TOKEN. Exit 0, 1 no such match (or event round), 2 a usage error (a loopback
+    --url without --allow-loopback)."""
     from dominolog.club.cards import LoopbackURL, NoSuchMatch, cards_html, make_cards, revoked_line
 
     if not url.startswith(("http://", "https://")):
         fail("--url: give the server's address, http://HOST:PORT/")
+    if event is None and round_no is not None:
+        fail("--round goes with --event")
+    if event is not None and match:
+        fail("give --event or --match, not both")
     with store_or_fail(db, create=False, write=True) as store:
+        if event is not None:
+            match = _round_matches(store, event, round_no)
         try:
             made = make_cards(store, url, match, allow_loopback=allow_loopback)
         except NoSuchMatch as exc:

@@ -17,7 +17,8 @@ def frame(title: str, body: str, stream: str, part: str, wide: bool = False) -> 
         f"<title>{esc(title)}</title>"
         '<link rel="stylesheet" href="/static/web.css"><script src="/static/live.js" defer></script></head>'
         f'<body><header><a href="/">dominolog</a> <nav><a href="/">board</a> <a href="/tables">tables</a> '
-        '<a href="/standings">standings</a></nav> <span class="live-state" id="live-state"></span></header>'
+        '<a href="/standings">standings</a> <a href="/events">events</a></nav> '
+        '<span class="live-state" id="live-state"></span></header>'
         f'<main id="live"{wide_class} data-stream="{esc(stream)}" data-part="{esc(part)}">'
         f"{body}</main></body></html>\n"
     )
