@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -329,12 +329,17 @@ class Store(Transactions, Appending, Analyses, Access, ClubLog):
         ).fetchone()
         return row[0] if row else None
 
-    def mark(self) -> str:
+    def mark(self, seen: Callable[[str, Any], bool] | None = None) -> str:
         """Where the store stands, in a few characters (``MATCHES-EVENTS``: how many matches, and events in
         them all): it changes at every append, so a page that shows the store as of one mark knows
-        whether it is behind (``dominolog serve``'s board stream, across a restart of the server)."""
-        row = self.conn.execute("SELECT COUNT(*), COALESCE(SUM(events), 0) FROM matches").fetchone()
-        return f"{int(row[0])}-{int(row[1])}"
+        whether it is behind (``dominolog serve``'s board stream, across a restart of the server).
+        ``seen(id, meta)``: count only the matches it says a reader may see (a private match's moves
+        then change nothing of the mark)."""
+        if seen is None:
+            row = self.conn.execute("SELECT COUNT(*), COALESCE(SUM(events), 0) FROM matches").fetchone()
+            return f"{int(row[0])}-{int(row[1])}"
+        rows = [r for r in self.conn.execute("SELECT id, meta, events FROM matches") if seen(r[0], r[1])]
+        return f"{len(rows)}-{sum(int(r[2]) for r in rows)}"
 
     def list_matches(
         self, variant: str | None = None, player: str | None = None, status: str | None = None

@@ -165,10 +165,17 @@ async def board_stream(
             return None
         return any(sees.sees(m, store.event_of(m)) for m in moved)
 
+    def marked(store: Store) -> str:
+        """The store's mark as this reader sees it (a private match's moves change nothing of it)."""
+        try:
+            return sight(request, store).mark(store)
+        except HTTPException:
+            return ""
+
     async def events() -> AsyncIterator[str]:
         version, quiet = app.poller.version, time.monotonic()
         yield "retry: 1000\n\n"
-        mark = await app.stores.run(lambda s: s.mark())
+        mark = await app.stores.run(marked)
         if behind is not None and behind != mark:  # the page is behind: it catches up now
             yield f"id: {mark}\nevent: board\ndata: {mark}\n\n"
         while True:
@@ -179,7 +186,7 @@ async def board_stream(
             if shown is None:
                 return
             if shown:
-                mark = await app.stores.run(lambda s: s.mark())
+                mark = await app.stores.run(marked)
                 yield f"id: {mark}\nevent: board\ndata: {mark}\n\n"
                 quiet = time.monotonic()
             elif time.monotonic() - quiet >= KEEPALIVE:

@@ -119,6 +119,12 @@ class Sight:
             return t.match_id == match_id
         return t.role == "viewer" and (t.match_id is None or t.match_id == event)
 
+    def mark(self, store: Store) -> str:
+        """The store's mark as this reader sees it: a private match it may not read moves nothing of it."""
+        if not self.private:
+            return store.mark()
+        return store.mark(lambda match_id, meta: self.sees(match_id, event_in(meta)))
+
     def rows(self, rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         """The rows (of ``matches``: ``id`` and ``meta``) this request may read."""
         return [r for r in rows if self.sees(r["id"], event_in(r.get("meta")))]

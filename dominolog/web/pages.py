@@ -184,7 +184,7 @@ def _every_match_page(
     store = _web_store(request)
     seen = sight(request, store)
     pick = picked(request)
-    mark = store.mark()  # (before the part: what the page shows is at least as new)
+    mark = seen.mark(store)  # (before the part: what the page shows is at least as new)
     body = part(store, seen, pick)
     live = seen.keyed(part_url + pick_query(pick))
     stream = seen.keyed(f"/api/board/stream?after={quote(mark, safe='')}")
