@@ -437,8 +437,9 @@ def test_an_unseen_draw_and_a_reveal_by_taps_in_double_draw(server: Server, tmp_
         phone.tap('#places [data-draw="unseen"]')
         phone.settled()
         _append(server, sim[6:7])  # Ben's pair play, from another phone: Ben is out
-        phone.wait(lambda: phone.text("#prompt").startswith("hand 1 is over: Ana's tiles?"), "the reveal's prompt")
-        phone.tap('[data-action="reveal"]')
+        # the hand's end: the pad takes Ana's reveal at once
+        phone.wait(lambda: phone.text("#prompt").startswith("hand 1 is over: tap Ana's tiles"), "the reveal's prompt")
+        phone.wait(lambda: "Ana's tiles" in phone.text("#places"), "the reveal on the pad")
         for tile in sim[7]["tiles"]:
             phone.tap(f'button[data-tile="{tile}"]')
         phone.tap('#places [data-reveal="send"]')
