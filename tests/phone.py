@@ -168,7 +168,11 @@ def _record_one(phone: Phone, event: dict[str, Any], seq: int, expected: list[di
             asked = f"{player}'s tiles"
 
             def ready(asked: str = asked) -> bool:
-                return asked in phone.text("#places") or _shown(phone, "#agreement") or _shown(phone, "#offer button")
+                if asked in phone.text("#places") or _shown(phone, "#agreement") or _shown(phone, "#offer button"):
+                    return True
+                return phone.root("state") == "idle" and phone.js(
+                    "return !document.querySelector('[data-action=\"reveal\"]').disabled"
+                )
 
             # at a hand's end the pad takes the reveal at once; a hand the rules cannot call over is
             # called so by the offer, "hand over: reveal the tiles", asked once
@@ -176,9 +180,11 @@ def _record_one(phone: Phone, event: dict[str, Any], seq: int, expected: list[di
             if _shown(phone, "#agreement"):
                 return seq  # the rules give the result without it
             if asked not in phone.text("#places"):
-                phone.tap('#offer [data-action="offer"]')
-                phone.wait(lambda: "tap again" in phone.text('#offer [data-action="offer"]'), "the hand's end asked")
-                phone.tap('#offer [data-action="offer"]')
+                # the offer where the rules say the hand may be over; else the table says so with reveal
+                button = '#offer [data-action="offer"]' if _shown(phone, "#offer button") else '[data-action="reveal"]'
+                phone.tap(button)
+                phone.wait(lambda: "tap again" in phone.text(button), "the hand's end asked")
+                phone.tap(button)
             phone.wait(lambda asked=asked: asked in phone.text("#places"), f"{player}'s reveal asked")
             assert "Enter" not in phone.text("#recorder"), phone.text("#prompt")  # no terminal wording
             for tile in event["tiles"]:

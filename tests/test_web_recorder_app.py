@@ -200,6 +200,15 @@ def test_a_tap_that_ends_a_hand_asks_once_and_actions_without_meaning_are_not_sh
             ".map(b => b.dataset.action)"
         )
         assert shown == ["pass", "block", "reveal", "note", "undo"]  # Ghost 13: no draw, no pair
+        # the lit ends of a tile that fits two places are a finger's size (Ana's 3-4 on the 4-4)
+        phone.tap('button[data-tile="3-4"]')
+        phone.wait(lambda: phone.js("return document.querySelectorAll('#picture .lit').length") == 2, "lit ends")
+        sizes = phone.js(
+            "return [...document.querySelectorAll('#picture .lit circle')].map(c => {"
+            " var r = c.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; })"
+        )
+        assert len(sizes) == 2 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+        phone.tap('button[data-tile="3-4"]')  # taken back
         phone.tap('[data-action="block"]')
         phone.wait(lambda: "ends the hand" in phone.text('[data-action="block"]'), "asked")
         assert phone.text('[data-action="block"]') == "tap again: block ends the hand"
@@ -209,14 +218,8 @@ def test_a_tap_that_ends_a_hand_asks_once_and_actions_without_meaning_are_not_sh
         phone.settled()
         assert phone.text('[data-action="block"]') == "block"
         assert len(_stored(server)) == 4
-        # the lit ends of a tile that fits two places are a finger's size
-        phone.tap('button[data-tile="4-6"]')
-        phone.wait(lambda: phone.js("return document.querySelectorAll('#picture .lit').length") == 2, "lit ends")
-        sizes = phone.js(
-            "return [...document.querySelectorAll('#picture .lit circle')].map(c => {"
-            " var r = c.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; })"
-        )
-        assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
+        phone.tap('[data-action="reveal"]')  # the table saying the hand is over asks once too
+        phone.wait(lambda: phone.text('[data-action="reveal"]') == "tap again: reveal ends the hand", "asked")
     finally:
         phone.quit()
 

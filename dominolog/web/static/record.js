@@ -480,8 +480,8 @@
       mode = doc.pad.some(function (t) { return t.draw; }) && !queue().entries.length ? { kind: "draw" } : null;
       if (!mode) enqueue({ label: "draw unseen", body: doc.actions.draw.body });
       else show();
-    } else if (name === "reveal") {
-      startReveal();
+    } else if (name === "reveal") {  // the table says the hand is over: it ends the hand, asked once
+      if (doc.prompt.reveal || confirmed("reveal")) startReveal();
     } else if (name === "deal") {
       var deal = doc.prompt.deal, leader = b.dataset.leader;
       if (!deal || deal.leaders.indexOf(leader) < 0) return;
