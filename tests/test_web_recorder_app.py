@@ -137,6 +137,7 @@ def test_offline_plays_are_drawn_pending_ask_their_place_and_move_the_turn_on(se
         phone.tap('button[data-tile="1-4"]')
         phone.tap('#places [data-place="right"]')
         assert phone.text("#status").startswith("Ben to play")
+        assert phone.text("#prompt") == "hand 1: Ben to play · 3 waiting to be sent (greyed on the table)"
         pending = phone.js("return [...document.querySelectorAll('#queue li.pending')].map(l => l.textContent)")
         assert pending == [
             "Ana: play 3-4 left · pending, #4",

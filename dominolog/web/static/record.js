@@ -239,8 +239,10 @@
     showQueue(q);
     showConflict(q);
     if (!doc) return;
-    var p = doc.prompt;
-    $("prompt").textContent = p.text;
+    var p = doc.prompt, ahead = waitingOn(q);
+    // plays waiting: the prompt's legal tiles are of a state gone by; the turn as they moved it on
+    $("prompt").textContent = ahead.length && doc.turn ? "hand " + doc.hand + ": " + mover(q) + " to play · " +
+      ahead.length + " waiting to be sent (greyed on the table)" : p.text;
     var offer = [];
     if (p.offer) offer.push(el("button", p.offer.label, { type: "button", "class": "action", "data-action": "offer" }));
     (p.deal ? p.deal.leaders : []).forEach(function (name) {  // a deal by taps: who leads (and the tile turned up)
@@ -253,7 +255,6 @@
     if (a) $("agreement-text").textContent = "Hand " + a.hand + ": " + a.result + ". " + a.player + ", do you agree?";
     if (doc.picture) $("picture").innerHTML = doc.picture;  // the server's SVG, every name escaped there
     else fill($("picture"), doc.picture_note ? [el("p", doc.picture_note)] : []);
-    var ahead = waitingOn(q);
     if (ahead.length) {  // the plays waiting, drawn on the table greyed (the server places them when sent)
       var row = el("p", null, { "class": "pending-plays" });
       row.appendChild(el("span", "pending:"));
