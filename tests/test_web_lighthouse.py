@@ -94,10 +94,11 @@ def test_the_recorder_the_board_and_a_followed_match_score_on_a_phone(tmp_path: 
         for n, (name, path) in enumerate(pages.items()):
             report = run_lighthouse(command, server.url + path, tmp_path / f"lh{n}.json")
             found[name] = scores(report)
-            low = [k for k, goal in GOALS.items() if found[name][k] < goal]
+            low = [k for k, goal in GOALS.items() if found[name][k] < goal]  # (before the CLS is added)
             if low:
                 said.append(f"{name}: {found[name]}; audits not passed: {failing(report)}")
             cls = report["audits"]["cumulative-layout-shift"]["numericValue"]
+            found[name]["cls"] = round(cls, 4)
             if cls >= 0.1:
                 said.append(f"{name}: CLS {cls}")
             if name == "recorder":
