@@ -168,6 +168,7 @@
     }, function () {
       if (!doc) doc = stored(DOC);
       if (!queue().entries.length && !halted) offline = true;
+      if (!halted) openStream(null);
     }).then(function () {
       loading = false;
       show();
@@ -181,9 +182,25 @@
     return parts.length ? sep + parts.join("&") : "";
   }
 
+  // the live stream, opened once the page has a state from the server: from its seq on (?after=), so that
+  // nothing between the two is missed and nothing is read twice. Without one (the server out of reach at
+  // the start) it opens from the head and reads the state when it connects.
+  var source = null;
+  function openStream(after) {
+    if (source || !window.EventSource) return;
+    source = new EventSource(api + "/stream" + (after === null ? "" : "?after=" + after));
+    source.onmessage = function (ev) {  // the echo of this page's own write is not read again: its answer held the state
+      var seq = parseInt(ev.lastEventId, 10);
+      if (doc && seq <= Math.max(doc.seq, acked)) return;
+      if (!sending && !queue().entries.length) load();
+    };
+    if (after === null) source.onopen = function () { if (!queue().entries.length) load(); };
+  }
+
   function take(d) {  // a state document from the server (a read's, or a write's answer)
     if (doc && fresh && d.seq < doc.seq) return;
     fresh = true;
+    openStream(d.seq);
     if (doc && d.hand !== doc.hand) { revealing = false; skipped = []; }
     doc = d;
     store(DOC, d);
@@ -562,15 +579,6 @@
 
   window.addEventListener("online", function () { pump(); });
   window.addEventListener("storage", function (ev) { if (ev.key === QUEUE) show(); });
-  if (window.EventSource) {
-    var source = new EventSource(api + "/stream");
-    source.onmessage = function (ev) {  // the echo of this page's own write is not read again: its answer held the state
-      var seq = parseInt(ev.lastEventId, 10);
-      if (doc && seq <= Math.max(doc.seq, acked)) return;
-      if (!sending && !queue().entries.length) load();
-    };
-    source.onopen = function () { if (!queue().entries.length) load(); };
-  }
   setInterval(function () { if (queue().entries.length && !conflict && !halted) pump(); }, 3000);
   // a reload while the server is out of reach: the service worker keeps this page, its script and style
   // (browsers allow it on localhost and HTTPS only: elsewhere the page works as before while open)
