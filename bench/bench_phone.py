@@ -4,16 +4,17 @@
   sees them: ``simulate.hide_match``), against the **keys** of the terminal recorder for the same hands.
   Counted from the recording layer's own answers, as the page uses them (``tests/test_bench_phone.py``
   checks the count against the page's taps in Chromium): a tile that fits one place
-  (``recording.pad.tile_places``) is one tap, several places two; a pass, a block call or a
+  (``recording.pad.tile_places``) is one tap, several places two; a pass or a
   declaration one; an unseen draw two (draw, then "unseen", as the pad also offers each tile to draw);
   a pair play the pair button and its two tiles; the deal one (the prompt's offer, or the leader's
-  button when the rules name none; one more for a tile turned up); a reveal the reveal button, its
-  tiles and "reveal" (none when the rules give the result without it); the hand end one (the
-  opponent's "agree"). The terminal's keys, as a person types them there: a tile's two digits and
-  Enter (the tile alone goes in where it fits one place; where several, the place's key after), a pair
-  play's two tiles and Enter, other turns' notation with the name left out (``-``, ``+?``) and Enter, an
-  empty Enter where the prompt offers the event (deal, hand end, match end, a reveal
-  the rules do not need), a reveal's tiles and Enter;
+  button when the rules name none; one more for a tile turned up); a reveal its tiles and "reveal" (the pad
+  takes it at once at a hand's end; two taps more where the table calls the hand over, "hand over", asked
+  once; none when the rules give the result without it); a block call two (it ends the hand: asked
+  once); the hand end one (the opponent's "agree"). The terminal's keys, as a person types them there:
+  a tile's two digits and Enter (the tile alone goes in where it fits one place; where several, the
+  place's key after), a pair play's two tiles and Enter, other turns' notation with the name left out
+  (``-``, ``+?``) and Enter, an empty Enter where the prompt offers the event (deal, hand end, match end,
+  a reveal the rules do not need), a reveal's tiles and Enter;
 - **tap to recorded** (``--taps``, needs Chromium): on loopback, the time from a tap on a tile to its
   entry listed with its ``data-seq`` (recorded, not pending), over a hand; median, p95;
 - **page weight** of ``/m/{id}/record``: bytes and requests (and that none leaves the server), and the
@@ -60,8 +61,11 @@ def _offered(session: Session, event: dict[str, Any]) -> bool:
     return default is not None and all(default.get(k) == v for k, v in _bare(event).items() if k != "hands")
 
 
-def costs(session: Session, event: dict[str, Any]) -> tuple[int, int]:
-    """(the page's taps, the terminal's keys) to record ``event`` at the point ``session`` is at."""
+def costs(session: Session, event: dict[str, Any], called: set[int] | None = None) -> tuple[int, int]:
+    """(the page's taps, the terminal's keys) to record ``event`` at the point ``session`` is at;
+    ``called``: the hands the table called over (the page's "hand over: reveal the tiles", asked once),
+    kept by the caller from one event to the next."""
+    called = set() if called is None else called
     kind = event["type"]
     typed = format_event(event, session.on_move) or ""
     if kind == "deal":
@@ -73,15 +77,23 @@ def costs(session: Session, event: dict[str, Any]) -> tuple[int, int]:
     if kind == "play":  # the tile alone goes in where it fits one place; else its place is picked by a key
         places = tile_places(session, event["tile"])
         return (2, 4) if len(places) > 1 else (1, 3)
-    if kind in ("pass", "declare", "block_call"):
+    if kind in ("pass", "declare"):
         return 1, len(typed) + 1
+    if kind == "block_call":  # it ends the hand: asked once, "tap again"
+        return 2, len(typed) + 1
     if kind == "draw":
         return 2, len(typed) + 1
     if kind == "reveal":
         if session.outcome() is not None:  # the rules give the result without it
             return 0, 1
         digits = len(" ".join(t.replace("-", "") for t in event["tiles"]))
-        return 2 + len(event["tiles"]), digits + 1
+        hand = session.reducer.hand
+        # the hand over by the rules, or called over already: the pad takes the reveal at once (its tiles,
+        # then "reveal"); else the table calls it over first (the offer, and "tap again")
+        over = hand is not None and (hand.over is not None or hand.number in called)
+        if hand is not None:
+            called.add(hand.number)
+        return (0 if over else 2) + len(event["tiles"]) + 1, digits + 1
     if kind in ("hand_end", "match_end"):
         return 1, 1 if _offered(session, event) else len(typed) + 1
     raise ValueError(f"no tap records {kind}")
@@ -94,6 +106,7 @@ def count_match(variant: str, seed: int, folder: Path, hands: int) -> dict[str, 
     session = Session(StoreJournal(store, f"{variant}-{seed}"), now=lambda: NOW)
     out: dict[str, list[int]] = {"play_taps": [], "play_keys": [], "hand_taps": [], "hand_keys": []}
     hand_taps = hand_keys = done = 0
+    called: set[int] = set()
     for e in events:
         if e["type"] == "match_start":
             start = Session.start_event({**_bare(e), "id": f"{variant}-{seed}"})
@@ -103,7 +116,7 @@ def count_match(variant: str, seed: int, folder: Path, hands: int) -> dict[str, 
             continue
         if e["type"] == "match_end" or done >= hands:
             break
-        taps, keys = costs(session, e)
+        taps, keys = costs(session, e, called)
         hand_taps, hand_keys = hand_taps + taps, hand_keys + keys
         if e["type"] == "play":
             out["play_taps"].append(taps)
@@ -291,10 +304,13 @@ def weight_and_render(folder: Path, latency: int, down: int, up: int) -> tuple[l
 
 
 def page(folder: Path, taps: int, latency: int, down: int, up: int) -> None:
+    before = os.getloadavg()
     times = tap_latency(folder / "taps", taps)
+    after = os.getloadavg()
     times.sort()
     p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
     print(f"\ntap to recorded, loopback, a hidden Ghost 13 hand: {len(times)} turns")
+    print(f"  the machine's load average (1 min) {before[0]:.2f} before, {after[0]:.2f} after, {os.cpu_count()} cores")
     print(f"  median {statistics.median(times):.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms")
     loads, render = weight_and_render(folder / "page", latency, down, up)
     leaving = [n for n, _ in loads if not n.startswith("http://127.0.0.1:")]

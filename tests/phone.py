@@ -160,22 +160,33 @@ def _record_one(phone: Phone, event: dict[str, Any], seq: int, expected: list[di
         elif kind == "declare":
             phone.tap(f'[data-action="declare"][data-suit="{event["suit"]}"]')
         elif kind == "block_call":
+            phone.tap('[data-action="block"]')  # it ends the hand: asked once
+            phone.wait(lambda: "ends the hand" in phone.text('[data-action="block"]'), "block asked again")
             phone.tap('[data-action="block"]')
         elif kind == "reveal":
             player = event["player"]
             asked = f"{player}'s tiles"
 
             def ready(asked: str = asked) -> bool:
-                return asked in phone.text("#prompt") or _shown(phone, "#agreement") or _shown(phone, "#offer button")
+                if asked in phone.text("#places") or _shown(phone, "#agreement") or _shown(phone, "#offer button"):
+                    return True
+                return phone.root("state") == "idle" and phone.js(
+                    "return !document.querySelector('[data-action=\"reveal\"]').disabled"
+                )
 
+            # at a hand's end the pad takes the reveal at once; a hand the rules cannot call over is
+            # called so by the offer, "hand over: reveal the tiles", asked once
             phone.wait(ready, f"the hand's end ({player}'s reveal)")
             if _shown(phone, "#agreement"):
                 return seq  # the rules give the result without it
-            if asked in phone.text("#prompt"):
-                phone.tap('[data-action="reveal"]')
-            else:
-                phone.tap('#offer [data-action="offer"]')  # "hand over: reveal the tiles"
+            if asked not in phone.text("#places"):
+                # the offer where the rules say the hand may be over; else the table says so with reveal
+                button = '#offer [data-action="offer"]' if _shown(phone, "#offer button") else '[data-action="reveal"]'
+                phone.tap(button)
+                phone.wait(lambda: "tap again" in phone.text(button), "the hand's end asked")
+                phone.tap(button)
             phone.wait(lambda asked=asked: asked in phone.text("#places"), f"{player}'s reveal asked")
+            assert "Enter" not in phone.text("#recorder"), phone.text("#prompt")  # no terminal wording
             for tile in event["tiles"]:
                 phone.tap(f'button[data-tile="{tile}"]')
             phone.tap('#places [data-reveal="send"]')

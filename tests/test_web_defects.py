@@ -275,8 +275,8 @@ def test_the_phone_records_a_private_table_from_its_card_link(club: Club, tmp_pa
     try:
         phone.open(f"{s.url}/m/sec-1/record#token={token}")
         phone.wait(
-            lambda: "Zelda Secret" in phone.text("#hands") + phone.text("#prompt"), "the names, read with the token"
-        )
+            lambda: "Zelda Secret" in phone.text("#hands") + phone.text("#offer"), "the names, read with the token"
+        )  # (before a deal: the leader's buttons, "deal, Zelda Secret leads")
         phone.js("document.getElementById('entry-line').value = arguments[0]", "{from the phone}")
         phone.tap('#entry button[type="submit"]')
         phone.wait(lambda: phone.js("return !!document.querySelector('#events [data-seq=\"2\"]')"), "the note stored")

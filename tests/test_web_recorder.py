@@ -7,6 +7,7 @@ touch targets' sizes and no CSP violation."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -88,13 +89,22 @@ def test_the_state_document(server: Server, tmp_path: Path) -> None:
     assert (doc["seq"], doc["hand"], doc["turn"], doc["picture"]) == (1, None, None, None)
     assert doc["prompt"] == {
         "kind": "deal",
-        "text": "hand 1: type the deal and who leads: deal Ana [?]",
+        "text": "hand 1: tap who leads (hands not seen)",
         "offer": None,
         "reveal": None,
         "deal": {"leaders": ["Ana", "Ben"], "start": False},
     }
     assert len(doc["pad"]) == 28 and {t["state"] for t in doc["pad"]} == {"unknown"}
-    assert doc["actions"] == {"pass": None, "draw": None, "block": None, "declare": None, "undo": None, "pair": False}
+    assert doc["actions"] == {
+        "pass": None,
+        "draw": None,
+        "block": None,
+        "declare": None,
+        "undo": None,
+        "pair": False,
+        "shown": ["pass", "block", "reveal", "note", "undo"],  # no draw, no pair in Ghost 13
+    }
+    assert doc["order"] == [] and doc["places"] == []
     bad = server.client.get(f"/api/matches/{MATCH}/recorder?revealing=nope")
     assert bad.status_code == 422 and bad.json()["error"].startswith("query.revealing: ")
     many = server.client.get(f"/api/matches/{MATCH}/recorder?" + "&".join(["skip=Ana"] * 9))
@@ -105,6 +115,12 @@ def test_the_state_document(server: Server, tmp_path: Path) -> None:
     assert r.status_code == 201 and r.json()["seqs"] == [2, 3, 4]
     doc = server.client.get(f"/api/matches/{MATCH}/recorder").json()
     assert (doc["seq"], doc["hand"], doc["turn"]) == (4, 1, "Ben")
+    assert doc["order"] == ["Ben", "Ana"]  # each play or pass moves the turn on, in this order
+    assert doc["places"] == [
+        {"id": "left", "suffix": "L", "end": "3-4:W"},
+        {"id": "right", "suffix": "R", "end": "4-4:E"},
+    ]
+    assert doc["prompt"]["text"] == "hand 1: Ben to play · legal 03 04 23 36 45 46"
     assert doc["picture"].startswith("<svg")
     pad = {t["tile"]: t for t in doc["pad"]}
     assert [t for t, v in pad.items() if v["state"] == "table"] == ["3-4", "4-4"]
@@ -241,15 +257,16 @@ def test_entries_made_offline_are_stored_once_each_in_order(server: Server, tmp_
         for text in ("36L", "14R"):
             phone.js("document.getElementById('entry-line').value = arguments[0]", text)
             phone.tap('#entry button[type="submit"]')
-        phone.tap('button[data-tile="1-2"]')  # made on entries not yet stored: the server places it (one place)
+        phone.tap('button[data-tile="1-2"]')  # made on entries not yet stored: its place is asked now
+        phone.tap('#places [data-place="right"]')
         assert phone.root("pending") == "4" and phone.root("state") == "offline"
-        assert phone.text("#banner") == "offline, 4 waiting"
+        assert phone.text("#banner") == "offline, 4 waiting: keep tapping, they are sent when the server answers"
         pending = phone.js("return [...document.querySelectorAll('#queue li.pending')].map(l => l.textContent)")
-        assert pending == [
-            "play 3-4 left · pending, #4",
+        assert pending == [  # a tap names its player (the server's order of play); a typed line is as typed
+            "Ana: play 3-4 left · pending, #4",
             "36L · pending, #5",
             "14R · pending, #6",
-            "play 1-2 · pending, #7",
+            "Ben: play 1-2 right · pending, #7",
         ]
         assert len(_stored(server)) == 3  # nothing reached the server
         # the writes still cut off (the page itself reachable): a reload keeps the queue
@@ -263,8 +280,8 @@ def test_entries_made_offline_are_stored_once_each_in_order(server: Server, tmp_
     finally:
         phone.quit()
     stored = _stored(server)
-    # once each, in order, seqs 4 to 7; the tile tapped alone placed by the server (it fits one place)
-    assert stored[3:] == [*(_bare(e) for e in sim[3:6]), {"type": "play", "player": "Ben", "tile": "1-2"}]
+    # once each, in order, seqs 4 to 7
+    assert stored[3:] == [*(_bare(e) for e in sim[3:7])]
     assert len(stored) == 7
 
 
@@ -307,7 +324,8 @@ def test_a_hostile_name_is_shown_as_text(server: Server, tmp_path: Path) -> None
     page = server.client.get("/m/m%3Ci%3E%2F2/record")
     assert page.status_code == 200
     tags = parsed(page.text)
-    assert [a for t, a in tags.tags if t == "script"] == [{"src": "/static/record.js", "defer": None}]
+    [script] = [a for t, a in tags.tags if t == "script"]
+    assert re.fullmatch(r"/static/record\.[0-9a-f]{12}\.js", script.pop("src")) and script == {"defer": None}
     assert not any(name.startswith("on") for _, attrs in tags.tags for name in attrs)
     assert '<script>alert(1)</script>, "onmouseover=alert(2) x="' in "".join(tags.text)
     deal = {"type": "deal", "leader": hostile[0], "hands": None}
@@ -423,8 +441,9 @@ def test_an_unseen_draw_and_a_reveal_by_taps_in_double_draw(server: Server, tmp_
         phone.tap('#places [data-draw="unseen"]')
         phone.settled()
         _append(server, sim[6:7])  # Ben's pair play, from another phone: Ben is out
-        phone.wait(lambda: phone.text("#prompt").startswith("hand 1 is over: Ana's tiles?"), "the reveal's prompt")
-        phone.tap('[data-action="reveal"]')
+        # the hand's end: the pad takes Ana's reveal at once
+        phone.wait(lambda: phone.text("#prompt").startswith("hand 1 is over: tap Ana's tiles"), "the reveal's prompt")
+        phone.wait(lambda: "Ana's tiles" in phone.text("#places"), "the reveal on the pad")
         for tile in sim[7]["tiles"]:
             phone.tap(f'button[data-tile="{tile}"]')
         phone.tap('#places [data-reveal="send"]')

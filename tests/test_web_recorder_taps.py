@@ -67,8 +67,9 @@ def test_a_reload_while_offline_comes_from_the_service_worker(server: Server, tm
         phone.tap('button[data-tile="3-4"]')
         phone.tap('#places [data-place="left"]')
         phone.wait(lambda: phone.root("state") == "offline", "offline")
-        for tile in ("3-6", "1-4", "1-2", "2-4"):  # made on entries not yet stored: each fits one place
-            phone.tap(f'button[data-tile="{tile}"]')
+        for tile, end in (("3-6", "left"), ("1-4", "right"), ("1-2", "right"), ("2-4", "right")):
+            phone.tap(f'button[data-tile="{tile}"]')  # made on entries not yet stored: its place asked now
+            phone.tap(f'#places [data-place="{end}"]')
         assert phone.root("pending") == "5" and len(_stored(server)) == 3
         # the page reloaded with the network off and the server stopped: it can only come from the cache
         # (the emulation is the page's: the service worker's own requests still reach a running server,
@@ -76,16 +77,17 @@ def test_a_reload_while_offline_comes_from_the_service_worker(server: Server, tm
         server.stop()
         phone.driver.refresh()
         phone.wait(lambda: phone.root("pending") == "5" and phone.root("state") == "offline", "the queue, reloaded")
-        assert phone.text("#banner") == "offline, 5 waiting"
+        assert phone.text("#banner") == "offline, 5 waiting: keep tapping, they are sent when the server answers"
         pending = phone.js("return [...document.querySelectorAll('#queue li.pending')].map(l => l.textContent)")
         assert pending == [
-            "play 3-4 left · pending, #4",
-            "play 3-6 · pending, #5",
-            "play 1-4 · pending, #6",
-            "play 1-2 · pending, #7",
-            "play 2-4 · pending, #8",
+            "Ana: play 3-4 left · pending, #4",
+            "Ben: play 3-6 left · pending, #5",
+            "Ana: play 1-4 right · pending, #6",
+            "Ben: play 1-2 right · pending, #7",
+            "Ana: play 2-4 right · pending, #8",
         ]
-        assert phone.text("#status").startswith("Ana to play")  # the last state the page saw
+        # the last state the page saw (Ana to play), moved on by the five plays waiting
+        assert phone.text("#status").startswith("Ben to play")
         assert phone.js("return [...document.querySelectorAll('#events li')].map(l => l.dataset.seq)") == [
             "3",
             "2",
@@ -99,9 +101,8 @@ def test_a_reload_while_offline_comes_from_the_service_worker(server: Server, tm
         assert phone.csp_violations() == []
     finally:
         phone.quit()
-    # once each, in order, at seqs 4 to 8 (each read after the seq before it); the tiles tapped on entries
-    # not yet stored placed by the server (each fits one place)
-    played = [_bare(sim[3]), *({k: e[k] for k in ("type", "player", "tile")} for e in sim[4:8])]
+    # once each, in order, at seqs 4 to 8 (each read after the seq before it), each at the place tapped
+    played = [_bare(e) for e in sim[3:8]]
     assert len(_stored(server)) == 8
     for seq, event in enumerate(played, start=4):
         after = server.client.get(f"/api/matches/{MATCH}/events?after={seq - 1}").text.splitlines()

@@ -279,7 +279,21 @@ def _write(
         text = json.dumps(answer.body, ensure_ascii=False)
         if key is not None:
             store.keep_answer(token.id, key, answer.status, text, request_print)
+        if answer.status == 201 and match_id is not None and request.query_params.get("state") == "recorder":
+            text = _with_recorder_state(app, request, match_id, answer.body)
     return Response(text, status_code=answer.status, media_type="application/json")
+
+
+def _with_recorder_state(app: Web, request: Request, match_id: str, body: dict[str, object]) -> str:
+    """The write's answer with the phone recorder's state document after it (``?state=recorder``: one round
+    trip a tap, docs/recorder-phone.md); the answer kept under the key is the bare one (a retry reads the
+    state again)."""
+    from dominolog.web.recorder_state import recorder_state
+
+    q = request.query_params
+    skipped = tuple(s[:200] for s in q.getlist("skip")[:8])
+    state = recorder_state(app.stores.session(match_id), match_id, q.get("revealing") == "true", skipped)
+    return json.dumps({**body, "recorder": state}, ensure_ascii=False)
 
 
 def _target(request: Request) -> str:

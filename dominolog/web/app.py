@@ -26,6 +26,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -135,7 +136,7 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True, url: str | N
     ``analyse``, keeping the matches' analyses current as hands end (:mod:`dominolog.web.analyser`);
     ``url``: the address it is reached at (the table cards')."""
     from dominolog import __version__
-    from dominolog.web import api, event_pages, events_api, organiser, pages, recorder, results, tokens_api
+    from dominolog.web import api, assets, event_pages, events_api, organiser, pages, recorder, results, tokens_api
     from dominolog.web.ids import MatchIds
 
     web = Web(target, rate, url)
@@ -194,6 +195,7 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True, url: str | N
         return _error(500, "internal error (the server's log says more; DOMINOLOG_DEBUG=1 shows it here)")
 
     routers = (
+        assets.router,
         api.router,
         tokens_api.router,
         events_api.router,
@@ -217,6 +219,8 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True, url: str | N
     routes += [route for route in app.router.routes if getattr(route, "path_regex", None) is not None]
     app.mount("/static", StaticFiles(directory=str(resources.files("dominolog.web") / "static")), name="static")
     app.add_middleware(MatchIds)
+    # text compressed (HTML, scripts, JSON; never a stream: Starlette leaves text/event-stream alone)
+    app.add_middleware(GZipMiddleware, minimum_size=500)
     return Guard(app)  # type: ignore[return-value]
 
 

@@ -23,6 +23,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from dominolog.htmlpage import esc
+from dominolog.web.assets import asset_url
 from dominolog.web.auth import sight
 from dominolog.web.ids import MatchId, api_href, href
 from dominolog.web.shared import inline_csp
@@ -84,6 +85,17 @@ def _css() -> str:
     return text
 
 
+def _shown_actions(variant: str | None) -> list[str]:
+    """The action buttons meaning something in the variant (all of them for a variant not known)."""
+    from dominolog.variants import VariantError, find_variant
+    from dominolog.web.recorder_state import shown_actions
+
+    try:
+        return shown_actions(find_variant(variant)) if variant else shown_actions(None)
+    except VariantError:
+        return shown_actions(None)
+
+
 def page(match_id: str, players: list[str], variant: str | None) -> str:
     """The recorder page: its frame, filled in by ``record.js`` from the state document."""
     api = api_href(match_id)
@@ -93,15 +105,20 @@ def page(match_id: str, players: list[str], variant: str | None) -> str:
         for a in range(7)
         for b in range(a, 7)
     )
+    shown = _shown_actions(variant)
     actions = "".join(
-        f'<button type="button" class="action" data-action="{a}" disabled>{label}</button>' for a, label in ACTIONS
+        f'<button type="button" class="action" data-action="{a}" disabled'
+        f"{'' if a in shown else ' hidden'}>{label}</button>"
+        for a, label in ACTIONS
     )
+    # the hands' lines are there from the first paint (the script fills them): nothing moves when they come
+    hands = "".join(f'<p data-player="{esc(p)}">{esc(p)}</p>' for p in players)
     title = f"Record {match_id}"
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title>"
-        f'<style>{_css()}</style><script src="/static/record.js" defer></script></head>'
+        f'<style>{_css()}</style><script src="{asset_url("record.js")}" defer></script></head>'
         f'<body><main id="recorder" data-state="idle" data-pending="0" data-match="{esc(match_id)}" '
         f'data-api="{esc(api)}">'
         f'<header><a href="{esc(href(match_id))}">{esc(match_id)}</a> '
@@ -115,7 +132,7 @@ def page(match_id: str, players: list[str], variant: str | None) -> str:
         '<div id="picture" class="picture"></div>'
         '<div id="places" class="places"></div>'
         '<p id="status" class="status"></p>'
-        '<div id="hands" class="hands"></div>'
+        f'<div id="hands" class="hands">{hands}</div>'
         f'<div id="pad" class="pad">{tiles}</div>'
         f'<div id="actions" class="actions">{actions}<span id="declares"></span></div>'
         '<form id="entry" class="entry"><label for="entry-line">notation</label>'

@@ -120,6 +120,7 @@ def recorder_state(
         events.append(item)
     doc["events"] = events
     doc["pad"] = _pad(session)
+    doc["places"] = _places(hand)
     offer: dict[str, Any] | None = None
     if prompt.default is not None and prompt.kind in ("deal", "match_end"):
         offer = _entry(_offer_label(prompt.kind, prompt.default), _lines(prompt.default), JSONL)
@@ -131,7 +132,7 @@ def recorder_state(
         deal = {"leaders": [leader] if leader is not None else list(state.players), "start": variant.uses_start_tile}
     doc["prompt"] = {
         "kind": prompt.kind,
-        "text": prompt.text,
+        "text": page_text(prompt, state, variant, hand, offer, deal),
         "offer": offer,
         "reveal": prompt.player if prompt.kind == "reveal" else None,
         "deal": deal,
@@ -161,8 +162,73 @@ def recorder_state(
         "declare": declares,
         "undo": _entry("undo", _lines({"type": "undo"}), JSONL) if hand is not None and standing else None,
         "pair": in_play and variant is not None and hasattr(variant, "pair_plays"),
+        # the buttons that mean something in this variant (the others are not shown)
+        "shown": shown_actions(variant),
     }
+    # offline, the page draws its queued entries as pending: whose turn each moves on to (the rules' order
+    # of play from the player on move; a draw, a declaration, a note or a reveal leaves the turn)
+    doc["order"] = _order(state, hand) if in_play else []
     return doc
+
+
+def shown_actions(variant: Any) -> list[str]:
+    """The action buttons that mean something in ``variant`` (None: all): no draw without a boneyard,
+    no pair without pair plays, declarations in 39 only."""
+    names = ["pass", "draw", "pair", "block", "reveal", "note", "undo"]
+    if variant is None:
+        return names
+    return [
+        n for n in names if (n != "draw" or variant.has_boneyard) and (n != "pair" or hasattr(variant, "pair_plays"))
+    ]
+
+
+def _order(state: Any, hand: Any) -> list[str]:
+    """The players in the order they move from the one on move (each play or pass moves the turn on)."""
+    players = list(state.players)
+    if hand.turn not in players:
+        return []
+    i = players.index(hand.turn)
+    return players[i:] + players[:i]
+
+
+def page_text(prompt: Any, state: Any, variant: Any, hand: Any, offer: Any, deal: Any) -> str:
+    """The prompt in the page's words: what a tap does (the terminal's \"Enter writes\" is not the page's)."""
+    kind, number = prompt.kind, hand.number if hand is not None else None
+    if kind == "ended":
+        return "the match is over and recorded"
+    if kind == "match_end":
+        return prompt.text.split(":")[0] + ": tap end the match, or type the table's totals in the line (* Ana 100 ...)"
+    if kind == "deal":
+        count = len(state.results) + 1 if state is not None else 1
+        if offer is not None:
+            return f"hand {count}: tap {offer['label']} (hands not seen)"
+        if deal is not None and deal["start"]:
+            return f"hand {count}: tap who leads, then the tile turned up on the pad"
+        return f"hand {count}: tap who leads (hands not seen)"
+    if kind == "reveal":
+        return (
+            f"hand {number} is over: tap {prompt.player}'s tiles on the pad, then reveal "
+            "(or not shown if they were not shown)"
+        )
+    if kind == "points":
+        names = " ".join(f"{p} 0" for p in state.players)
+        return (
+            f"hand {number} is over; the rules cannot tell the points (hidden tiles): "
+            f"type the agreed ones in the line, then tap enter: * {names}"
+        )
+    if kind == "outcome":
+        result = prompt.text.split(" · Enter")[0].split("the rules give ", 1)[-1]
+        return f"hand {number} is over, the rules give {result}: tap agree or disagree below"
+    if kind == "turn":
+        text = prompt.text.split(" · hand over?")[0]
+        if variant is not None and not variant.has_boneyard:
+            text = text.replace("none (pass or draw)", "none: tap pass")
+        else:
+            text = text.replace("none (pass or draw)", "none: tap draw or pass")
+        if prompt.reveals:
+            text += " · hand over? tap hand over: reveal the tiles"
+        return text
+    return prompt.text
 
 
 def _offer_label(kind: str, event: dict[str, Any]) -> str:
@@ -189,6 +255,26 @@ def _pad(session: Session) -> list[dict[str, Any]]:
         doc["draw"] = f"+{typed}" if drawing and t.state != "table" and not held else None
         out.append(doc)
     return out
+
+
+def _places(hand: Any) -> list[dict[str, Any]]:
+    """The table's open places (``id``, the notation's ``suffix``, the picture's ``end``): where the page
+    asks a tile played while entries wait (their places are not known yet) to go."""
+    from dominolog.recording.session import end_suffix
+
+    if hand is None or hand.over is not None:
+        return []
+    ends = _picture_ends(hand.layout)
+    names = _open_places(hand.layout)
+    return [{"id": p, "suffix": end_suffix(p), "end": ends.get(p)} for p in names]
+
+
+def _open_places(layout: Any) -> list[str]:
+    from dominolog.layouts.line import LineLayout
+
+    if isinstance(layout, LineLayout):
+        return ["left", "right"] if layout.chain else []
+    return [s.name for s in layout.open_sides()] if hasattr(layout, "open_sides") else []
 
 
 def _picture_ends(layout: Any) -> dict[str, str]:

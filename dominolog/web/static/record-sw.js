@@ -3,8 +3,9 @@
 // of each match opened and its script and style: network first, the cache when the network fails.
 // It never caches an API answer or a write: any other request goes to the network untouched.
 "use strict";
-var CACHE = "dominolog-recorder-1";
-var ASSETS = ["/static/record.js", "/static/record.css"];
+var CACHE = "dominolog-recorder-2";
+// the page's script, under its fingerprinted name (/static/record.<hash>.js) or its plain one
+var ASSET = /^\/static\/record(\.[0-9a-f]{12})?\.(js|css)$/;
 var PAGE = /^\/m\/[^/]+\/record$/;
 
 // a page it keeps: one answered, or the recorder's frame of a private match (404, as for a match not
@@ -14,7 +15,7 @@ function keepable(r) {
 }
 
 function kept(url) {
-  return url.origin === self.location.origin && (PAGE.test(url.pathname) || ASSETS.indexOf(url.pathname) >= 0);
+  return url.origin === self.location.origin && (PAGE.test(url.pathname) || ASSET.test(url.pathname));
 }
 
 self.addEventListener("install", function () { self.skipWaiting(); });
@@ -32,7 +33,10 @@ self.addEventListener("message", function (ev) {
   var url = new URL(data.keep, self.location.origin);
   if (!kept(url) || !PAGE.test(url.pathname)) return;
   ev.waitUntil(caches.open(CACHE).then(function (cache) {
-    return Promise.all([url.pathname].concat(ASSETS).map(function (path) {
+    var assets = (Array.isArray(data.assets) ? data.assets : []).filter(function (p) {
+      return typeof p === "string" && ASSET.test(p);
+    });
+    return Promise.all([url.pathname].concat(assets).map(function (path) {
       return fetch(path, { cache: "no-store" }).then(function (r) {
         if (!keepable(r)) throw new Error(String(r.status));
         return cache.put(path, r);

@@ -54,7 +54,8 @@
     var q = queue();
     if (!q.entries.length) q.base = Math.max(doc ? doc.seq : 0, acked);
     q.entries.push({ key: newKey(), label: entry.label, body: entry.body, type: entry.type || DN,
-                     tile: entry.tile || null, tiles: entry.tiles || null, line: !!entry.line });
+                     tile: entry.tile || null, tiles: entry.tiles || null, line: !!entry.line,
+                     moves: !!entry.moves, player: mover(q) });
     predict(q);
     saveQueue(q);
     mode = null;
@@ -66,7 +67,8 @@
     var headers = { "Content-Type": e.type, "Idempotency-Key": e.key };
     var token = stored(TOKEN);
     if (token) headers.Authorization = "Bearer " + token;
-    return fetch(api + "/events?seq=" + seq, { method: "POST", headers: headers, body: e.body, cache: "no-store" });
+    return fetch(api + "/events?seq=" + seq + "&state=recorder" + readingQuery("&"),
+                 { method: "POST", headers: headers, body: e.body, cache: "no-store" });
   }
 
   function later(ms) {
@@ -102,7 +104,11 @@
       q.entries.shift();
       predict(q);
       saveQueue(q);
-      if (!q.entries.length) load(); else { show(); pump(); }
+      refused = [];  // fixed: what was refused is no longer the news
+      if (body.recorder) take(body.recorder);  // one round trip a tap: the answer carries the state
+      else if (!q.entries.length) load();
+      show();
+      if (q.entries.length) pump();
     } else if (status === 409 && body.head !== undefined) {
       conflict = { error: body.error || "another writer took the seq", base: q.base };
       load();
@@ -110,7 +116,7 @@
       q.entries.shift();
       predict(q);
       saveQueue(q);
-      refused.push({ label: e.label, error: body.error || "refused" });
+      refused = [{ label: e.label, error: body.error || "refused", line: !!e.line }];
       if (e.line) $("entry-line").value = e.body;
       if (!q.entries.length) load(); else { show(); pump(); }
     } else if (status === 401 || status === 403 || status === 413 || status === 415 || status === 400) {
@@ -145,8 +151,7 @@
   function load() {
     if (loading) { reloadAgain = true; return; }
     loading = true;
-    var url = api + "/recorder" + (revealing ? "?revealing=true" : "");
-    skipped.forEach(function (p, i) { url += (i || revealing ? "&" : "?") + "skip=" + encodeURIComponent(p); });
+    var url = api + "/recorder" + readingQuery("?");
     var token = stored(TOKEN), headers = {};
     if (token) headers.Authorization = "Bearer " + token;  // (a private match is read with the table's token)
     fetch(url, { cache: "no-store", headers: headers }).then(function (r) {
@@ -159,21 +164,60 @@
       return r.json();
     }).then(function (d) {
       if ((fresh && d.seq < doc.seq) || d.seq < acked) { reloadAgain = true; return; }  // an older answer
-      fresh = true;
-      if (doc && d.hand !== doc.hand) { revealing = false; skipped = []; }
-      doc = d;
-      store(DOC, d);
-      if (!sending && !queue().entries.length) offline = false;
-      if (mode && mode.kind === "reveal-wait") mode = d.prompt.reveal ? { kind: "reveal", player: d.prompt.reveal, tiles: [] } : null;
-      else if (mode && mode.kind === "reveal" && d.prompt.reveal !== mode.player) mode = null;
+      take(d);
     }, function () {
       if (!doc) doc = stored(DOC);
       if (!queue().entries.length && !halted) offline = true;
+      if (!halted) openStream(null);
     }).then(function () {
       loading = false;
       show();
       if (reloadAgain) { reloadAgain = false; load(); }
     });
+  }
+
+  function readingQuery(sep) {  // the hand's end as the table said it: asked for the reveals, those passed over
+    var parts = revealing ? ["revealing=true"] : [];
+    skipped.forEach(function (p) { parts.push("skip=" + encodeURIComponent(p)); });
+    return parts.length ? sep + parts.join("&") : "";
+  }
+
+  // the live stream, opened once the page has a state from the server: from its seq on (?after=), so that
+  // nothing between the two is missed and nothing is read twice. Without one (the server out of reach at
+  // the start) it opens from the head and reads the state when it connects.
+  var source = null;
+  function openStream(after) {
+    if (source || !window.EventSource) return;
+    source = new EventSource(api + "/stream" + (after === null ? "" : "?after=" + after));
+    source.onmessage = function (ev) {  // the echo of this page's own write is not read again: its answer held the state
+      var seq = parseInt(ev.lastEventId, 10);
+      if (doc && seq <= Math.max(doc.seq, acked)) return;
+      if (!sending && !queue().entries.length) load();
+    };
+    if (after === null) source.onopen = function () { if (!queue().entries.length) load(); };
+  }
+
+  function take(d) {  // a state document from the server (a read's, or a write's answer)
+    if (doc && fresh && d.seq < doc.seq) return;
+    fresh = true;
+    openStream(d.seq);
+    if (doc && d.hand !== doc.hand) { revealing = false; skipped = []; }
+    doc = d;
+    store(DOC, d);
+    if (!sending && !queue().entries.length) offline = false;
+    // at a hand's end the pad takes the reveal at once: the tiles of the player asked for are tapped
+    if (d.prompt.reveal && (!mode || mode.kind === "reveal-wait" || (mode.kind === "reveal" && mode.player !== d.prompt.reveal))) {
+      mode = { kind: "reveal", player: d.prompt.reveal, tiles: [] };
+    } else if (mode && (mode.kind === "reveal-wait" || mode.kind === "reveal") && !d.prompt.reveal) mode = null;
+  }
+
+  // whose turn an entry made now moves on from: the server's order of play from the player on move,
+  // moved on by each entry waiting that is a play or a pass (the page holds no rules: the order is the server's)
+  function mover(q) {
+    if (!doc || !doc.order || !doc.order.length) return null;
+    var moved = 0;
+    q.entries.forEach(function (e) { if (e.moves && e.seq > doc.seq) moved += 1; });
+    return doc.order[moved % doc.order.length];
   }
 
   // -- showing ------------------------------------------------------------------------------------
@@ -201,16 +245,21 @@
     root.dataset.state = state;
     root.dataset.pending = String(waiting);
     var banner = $("banner");
+    var no = refused[0];
     banner.textContent = halted ? "not sent: " + halted + ": open the table card's link again"
       : conflict ? "conflict: " + conflict.error
-      : offline ? "offline, " + waiting + " waiting"
+      : offline ? "offline, " + waiting + " waiting: keep tapping, they are sent when the server answers"
+      : no ? "refused: " + no.label + ": " + no.error + (no.line ? " · fix it in the line and tap enter"
+                                                                 : " · tap what really happened")
       : waiting ? waiting + " waiting" : "";
-    banner.className = "banner " + state + (halted ? " halted" : "");
+    banner.className = "banner " + state + (halted ? " halted" : "") + (no && !halted && !conflict && !offline ? " refused" : "");
     showQueue(q);
     showConflict(q);
     if (!doc) return;
-    var p = doc.prompt;
-    $("prompt").textContent = p.text;
+    var p = doc.prompt, ahead = waitingOn(q);
+    // plays waiting: the prompt's legal tiles are of a state gone by; the turn as they moved it on
+    $("prompt").textContent = ahead.length && doc.turn ? "hand " + doc.hand + ": " + mover(q) + " to play · " +
+      ahead.length + " waiting to be sent (greyed on the table)" : p.text;
     var offer = [];
     if (p.offer) offer.push(el("button", p.offer.label, { type: "button", "class": "action", "data-action": "offer" }));
     (p.deal ? p.deal.leaders : []).forEach(function (name) {  // a deal by taps: who leads (and the tile turned up)
@@ -223,14 +272,23 @@
     if (a) $("agreement-text").textContent = "Hand " + a.hand + ": " + a.result + ". " + a.player + ", do you agree?";
     if (doc.picture) $("picture").innerHTML = doc.picture;  // the server's SVG, every name escaped there
     else fill($("picture"), doc.picture_note ? [el("p", doc.picture_note)] : []);
+    if (ahead.length) {  // the plays waiting, drawn on the table greyed (the server places them when sent)
+      var row = el("p", null, { "class": "pending-plays" });
+      row.appendChild(el("span", "pending:"));
+      ahead.forEach(function (e) {
+        row.appendChild(el("span", (e.player ? e.player + " " : "") + e.label.replace(/^play /, ""),
+                           { "class": "pending-tile", "data-pending-tile": e.tile || (e.tiles || []).join("&") || "-" }));
+      });
+      $("picture").appendChild(row);
+    }
     if (mode && mode.kind === "choose") {  // the places light up on the table, a tap on one picks it
       mode.places.forEach(function (p) {
         var end = p.end && $("picture").querySelector('[data-end="' + CSS.escape(p.end) + '"]');
-        if (end) { end.classList.add("lit"); end.setAttribute("data-place", p.id); }
+        if (end) { end.classList.add("lit"); end.setAttribute("data-place", p.id); bigEnd(end); }
       });
     }
-    var status = [];
-    if (doc.turn) status.push(doc.turn + " to play");
+    var status = [], next = mover(q);
+    if (doc.turn) status.push((next || doc.turn) + " to play");
     if (doc.points) status.push("hand " + doc.hand + ": " + pairs(doc.points));
     status.push("totals: " + pairs(doc.totals));
     $("status").textContent = status.join(" · ");
@@ -245,6 +303,12 @@
     showEvents();
   }
 
+  function bigEnd(end) {  // a lit end is a finger's target: its circle 44 CSS px across, whatever the scale
+    var svg = end.ownerSVGElement, circle = end.querySelector("circle"), m = svg && svg.getScreenCTM();
+    if (!circle || !m || !m.a) return;
+    circle.setAttribute("r", String(22 / m.a));
+  }
+
   function queuedTiles(q) {
     var out = {};
     q.entries.forEach(function (e) {
@@ -252,6 +316,10 @@
       (e.tiles || []).forEach(function (t) { out[t] = true; });
     });
     return out;
+  }
+
+  function waitingOn(q) {  // the plays and passes waiting that the state shown does not hold yet
+    return q.entries.filter(function (e) { return e.moves && e.seq > doc.seq; });
   }
 
   function behind() { return queue().entries.length > 0 || (!!doc && doc.seq < acked); }
@@ -285,9 +353,14 @@
       pass: !!acts.pass, draw: !!acts.draw, block: !!acts.block, undo: !!acts.undo, note: true, pair: !!acts.pair,
       reveal: !!doc.hand && !!doc.hands.some(function (h) { return h.hidden; }) || !!doc.prompt.reveal,
     };
+    var shown = acts.shown || ["pass", "draw", "pair", "block", "reveal", "note", "undo"];
     Array.prototype.forEach.call(document.querySelectorAll("#actions [data-action]"), function (b) {
       if (b.dataset.suit) return;
+      b.hidden = shown.indexOf(b.dataset.action) < 0;  // what means nothing in the variant is not shown
       b.disabled = !(idle && on[b.dataset.action]);
+      var asking = mode && mode.kind === "confirm" && mode.action === b.dataset.action;
+      b.textContent = asking ? "tap again: " + b.dataset.action + " ends the hand" : b.dataset.action;
+      b.classList.toggle("asking", !!asking);
     });
     fill($("declares"), (acts.declare || []).map(function (d, i) {
       var b = el("button", d.label, { type: "button", "class": "action", "data-action": "declare", "data-suit": i ? "even" : "odd" });
@@ -296,6 +369,11 @@
     }));
     Array.prototype.forEach.call(document.querySelectorAll("#agreement [data-action], #offer [data-action]"), function (b) {
       b.disabled = !idle || q.entries.length > 0;
+      if (b.dataset.action === "offer" && doc.prompt.offer && doc.prompt.offer.action === "reveal") {
+        var asking = mode && mode.kind === "confirm" && mode.action === "offer";
+        b.textContent = asking ? "tap again: the hand is over, reveal the tiles" : doc.prompt.offer.label;
+        b.classList.toggle("asking", !!asking);
+      }
     });
     var pair = document.querySelector('#actions [data-action="pair"]');
     if (pair) pair.setAttribute("aria-pressed", mode && mode.kind === "pair" ? "true" : "false");
@@ -306,7 +384,8 @@
     if (mode && mode.kind === "choose") {
       items.push(el("span", mode.tile + " goes:"));
       mode.places.forEach(function (p) {
-        items.push(el("button", p.id + " (" + p.entry + ")", { type: "button", "class": "place", "data-place": p.id }));
+        items.push(el("button", p.id, { type: "button", "class": "place", "data-place": p.id,
+                                        "aria-label": mode.tile + " " + p.id + " (" + p.entry + ")" }));
       });
     } else if (mode && mode.kind === "draw") {
       items.push(el("span", "drawn tile? "));
@@ -315,8 +394,10 @@
       items.push(el("span", "deal, " + mode.leader + " leads: the tile turned up? (tap it)"));
     } else if (mode && mode.kind === "pair") {
       items.push(el("span", "pair play: " + (mode.tiles.join(" & ") || "tap its two tiles")));
+    } else if (mode && mode.kind === "confirm") {
+      items.push(el("span", "ends the hand: tap it again to write it, anything else to go on"));
     } else if (mode && mode.kind === "reveal") {
-      items.push(el("span", mode.player + "'s tiles: " + (mode.tiles.join(" ") || "(tap them)")));
+      items.push(el("span", mode.player + "'s tiles: " + (mode.tiles.join(" ") || "(tap them on the pad)")));
       items.push(el("button", "reveal", { type: "button", "class": "place", "data-reveal": "send" }));
       items.push(el("button", "not shown", { type: "button", "class": "place", "data-reveal": "skip" }));
     }
@@ -345,7 +426,8 @@
       return el("li", r.label + ": refused: " + r.error, { "class": "refused" });
     });
     q.entries.forEach(function (e) {
-      items.push(el("li", e.label + " · pending, #" + e.seq, { "class": "pending", "data-pending-seq": String(e.seq) }));
+      items.push(el("li", (e.player && e.moves ? e.player + ": " : "") + e.label + " · pending, #" + e.seq,
+                    { "class": "pending", "data-pending-seq": String(e.seq) }));
     });
     fill($("queue"), items);
   }
@@ -389,15 +471,20 @@
       if (mode.tiles.length < 2) { show(); return; }
       var two = mode.tiles;
       enqueue({ label: "pair " + two.join(" & "), body: two.map(function (x) { return x.replace("-", ""); }).join("&"),
-                tiles: two });
+                tiles: two, moves: true });
       return;
     }
     if (mode && mode.kind === "choose" && mode.tile === name) { mode = null; show(); return; }
-    if (behind()) {  // built on entries not yet stored or shown: the server places the tile when it is sent
-      enqueue({ label: "play " + name, body: name.replace("-", ""), tile: name });
+    if (behind()) {  // built on entries not yet stored or shown: the place is asked now, among the table's ends
+      var typed = name.replace("-", ""), ends = doc.places || [];
+      if (ends.length < 2) { enqueue({ label: "play " + name, body: typed, tile: name, moves: true }); return; }
+      mode = { kind: "choose", tile: name, places: ends.map(function (p) {
+        return { id: p.id, entry: typed + p.suffix, end: p.end };
+      }) };
+      show();
       return;
     }
-    if (t.places.length === 1) enqueue({ label: "play " + name, body: t.places[0].entry, tile: name });
+    if (t.places.length === 1) enqueue({ label: "play " + name, body: t.places[0].entry, tile: name, moves: true });
     else if (t.places.length > 1) { mode = { kind: "choose", tile: name, places: t.places }; show(); }
   }
 
@@ -411,8 +498,8 @@
       mode = doc.pad.some(function (t) { return t.draw; }) && !queue().entries.length ? { kind: "draw" } : null;
       if (!mode) enqueue({ label: "draw unseen", body: doc.actions.draw.body });
       else show();
-    } else if (name === "reveal") {
-      startReveal();
+    } else if (name === "reveal") {  // the table says the hand is over: it ends the hand, asked once
+      if (doc.prompt.reveal || confirmed("reveal")) startReveal();
     } else if (name === "deal") {
       var deal = doc.prompt.deal, leader = b.dataset.leader;
       if (!deal || deal.leaders.indexOf(leader) < 0) return;
@@ -429,14 +516,22 @@
       enqueue({ label: "note " + text, body: JSON.stringify({ type: "note", text: text }) + "\n", type: JSONL });
     } else if (name === "offer") {
       var o = doc.prompt.offer;
-      if (o && o.action === "reveal") startReveal();
+      if (o && o.action === "reveal") { if (confirmed("offer")) startReveal(); }
       else enqueue(o);
     } else if (name === "agree" || name === "disagree") {
       if (doc.agreement) enqueue(doc.agreement[name]);
     } else {
       var e = entryFor(name);
-      if (e) enqueue({ label: e.label, body: e.body, type: e.type });
+      if (name === "block" && !confirmed("block")) return;  // a tap that ends the hand asks once
+      if (e) enqueue({ label: e.label, body: e.body, type: e.type, moves: name === "pass" });
     }
+  }
+
+  function confirmed(action) {  // a tap that ends a hand asks once: true on the second tap in a row
+    if (mode && mode.kind === "confirm" && mode.action === action) { mode = null; return true; }
+    mode = { kind: "confirm", action: action };
+    show();
+    return false;
   }
 
   function startReveal() {
@@ -461,7 +556,7 @@
     if (b.dataset.tile) tapTile(b.dataset.tile);
     else if (b.dataset.place) {
       var p = mode && mode.places.filter(function (x) { return x.id === b.dataset.place; })[0];
-      if (p) enqueue({ label: "play " + mode.tile + " " + p.id, body: p.entry, tile: mode.tile });
+      if (p) enqueue({ label: "play " + mode.tile + " " + p.id, body: p.entry, tile: mode.tile, moves: true });
     } else if (b.dataset.draw) enqueue({ label: "draw unseen", body: doc.actions.draw.body });
     else if (b.dataset.reveal) tapReveal(b.dataset.reveal);
     else if (b.dataset.resolve) resolve(b.dataset.resolve);
@@ -484,11 +579,6 @@
 
   window.addEventListener("online", function () { pump(); });
   window.addEventListener("storage", function (ev) { if (ev.key === QUEUE) show(); });
-  if (window.EventSource) {
-    var source = new EventSource(api + "/stream");
-    source.onmessage = function () { if (!sending && !queue().entries.length) load(); };
-    source.onopen = function () { if (!queue().entries.length) load(); };
-  }
   setInterval(function () { if (queue().entries.length && !conflict && !halted) pump(); }, 3000);
   // a reload while the server is out of reach: the service worker keeps this page, its script and style
   // (browsers allow it on localhost and HTTPS only: elsewhere the page works as before while open)
@@ -499,7 +589,10 @@
     navigator.serviceWorker.register("/record-sw.js", { scope: "/m/" }).then(function () {
       return navigator.serviceWorker.ready;
     }).then(function (reg) {
-      if (reg.active) reg.active.postMessage({ keep: location.pathname });
+      var assets = Array.prototype.map.call(document.querySelectorAll("script[src]"), function (s) {
+        return new URL(s.src).pathname;
+      });
+      if (reg.active) reg.active.postMessage({ keep: location.pathname, assets: assets });
     }).catch(function () { /* refused (private browsing, storage off): the page works while open */ });
   }
   doc = stored(DOC);
