@@ -14,7 +14,8 @@ BASE_URI = "https://dominolog.invalid/schemas/"
 def schema_documents() -> dict[str, dict[str, Any]]:
     """File name -> schema document: one per event type, ``event.schema.json`` for any line, and
     ``audit.schema.json`` for ``dominolog audit --format json``, ``list.schema.json`` for ``list --json``,
-    ``standings.schema.json`` for ``standings --format json``."""
+    ``standings.schema.json`` for ``standings --format json``, ``club-event.schema.json`` for ``event show
+    --json`` and ``club-record.schema.json`` for a record of a club event's log (``event log``)."""
     docs: dict[str, dict[str, Any]] = {}
     for model in EVENT_MODELS:
         kind = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
@@ -38,6 +39,10 @@ def schema_documents() -> dict[str, dict[str, Any]]:
     from dominolog.club.schema import standings_schema
 
     docs["standings.schema.json"] = standings_schema(BASE_URI)
+    from dominolog.tournament.schema import event_schema, record_schema
+
+    docs["club-event.schema.json"] = event_schema(BASE_URI)
+    docs["club-record.schema.json"] = record_schema(BASE_URI)
     return docs
 
 

@@ -306,3 +306,42 @@ def test_a_double_bergen_team_scores_the_sum_of_its_two_players(tmp_path: Path) 
         assert (rows["South"]["points_for"], rows["South"]["points_against"]) == (south, north)
         winner = "North" if north > south else "South"
         assert rows[winner]["wins"] == 1 and rows[winner]["place"] == 1 and north != south
+
+
+def test_the_event_document_and_its_log_fit_their_schemas(cli: Callable[..., Ran], tmp_path: Path) -> None:
+    """``event show --json`` fits schemas/club-event.schema.json; every record of ``event log``,
+    schemas/club-record.schema.json (a forfeit, a bye, a late entry, a withdrawal, an undone round)."""
+    import jsonschema
+
+    from tests.conftest import ROOT
+
+    db = tmp_path / "club.db"
+    for args in (
+        ("create", "N", "--rounds", "2"),
+        ("add", "N", "Ana", "Ben", "Cy", "--club", "Oaks"),
+        ("pair", "N"),
+        ("unpair", "N"),
+        ("pair", "N"),
+        ("forfeit", "N", "n-r1-t1-2", "--winner", "Ana", "--reason", "late"),
+        ("add", "N", "Dee"),
+        ("withdraw", "N", "Cy"),
+        ("pair", "N"),
+        ("end", "N"),
+    ):
+        ran = cli("event", *args, "--db", db)
+        assert ran.code == 0, (args, ran.err)
+    schemas = ROOT / "schemas"
+    event = json.loads((schemas / "club-event.schema.json").read_text(encoding="utf-8"))
+    record = json.loads((schemas / "club-record.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(json.loads(cli("event", "show", "N", "--db", db, "--json").out), event)
+    lines = cli("event", "log", "N", "--db", db).out.splitlines()
+    kinds = []
+    for line in lines:
+        jsonschema.validate(json.loads(line), record)
+        kinds.append(json.loads(line)["type"])
+    assert kinds == ["event_create"] + ["player_add"] * 3 + ["round_pair", "round_undo", "round_pair", "forfeit"] + [
+        "player_add",
+        "withdraw",
+        "round_pair",
+        "event_end",
+    ]

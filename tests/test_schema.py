@@ -22,6 +22,7 @@ def test_one_document_per_event_type_and_one_for_any_line() -> None:
     assert sorted(DOCS) == sorted(
         [f"{kind}.schema.json" for kind in EVENT_TYPES]
         + ["event.schema.json", "audit.schema.json", "list.schema.json", "standings.schema.json"]
+        + ["club-event.schema.json", "club-record.schema.json"]
     )
     assert len(EVENT_MODELS) == len(EVENT_TYPES) == 12
 
@@ -41,7 +42,8 @@ def test_each_file_is_json_with_its_id(name: str) -> None:
     doc = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
     assert doc["$id"] == f"{BASE_URI}{name}"
     assert doc["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    if name not in ("event.schema.json", "audit.schema.json", "list.schema.json", "standings.schema.json"):
+    documents = ("event.schema.json", "audit.schema.json", "list.schema.json", "standings.schema.json")
+    if name not in (*documents, "club-event.schema.json", "club-record.schema.json"):
         kind = name.removesuffix(".schema.json")
         assert doc["properties"]["type"]["const"] == kind
         assert "type" in doc["required"]
