@@ -15,6 +15,7 @@ from typing import Any
 from dominolog.audit.engine import HandAudit, MatchAudit
 from dominolog.knowledge.evidence import Evidence, HandWeights, combine, hand_bayes_factor, words
 from dominolog.knowledge.reneges import Reneges, Turn, reneges
+from dominolog.state import percent
 
 #: the code of the rule a pass or draw keeps
 RENEGE = "renege"
@@ -144,6 +145,20 @@ def fair_play_doc(fp: FairPlay) -> dict[str, Any]:
             hands.append(h)
         players.append({"player": p, "evidence": ev.as_dict(), "words": words(ev, p), "hands": hands})
     return {"model": MODEL, "players": players}
+
+
+def others_honest_words(alone: dict[str, Any]) -> str:
+    """A possible renege's share among the worlds where the player's other passes and draws were
+    honest, in a sentence."""
+    share = percent(alone["share"])
+    if alone["exact"]:
+        how = f"counted exactly: {alone['broken']:,} of {alone['worlds']:,}"
+    else:
+        how = f"estimated from {alone['samples']:,} sampled hands, within {percent(alone['margin'], False)}"
+    return (
+        "Among only the hands the log allows in which every other pass and draw of the player's was honest, "
+        f"the rule was broken in {share} of them ({how})."
+    )
 
 
 #: the model in a sentence, as the documents carry it

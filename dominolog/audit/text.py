@@ -35,6 +35,8 @@ def _finding(f: dict[str, Any]) -> list[str]:
     mark = {"certain": "VIOLATION", "possible": "POSSIBLE", "unverifiable": "UNSETTLED"}[f["certainty"]]
     if f.get("likelihood"):
         mark += f" {likely_words(f['likelihood'])}"
+    if f.get("others_honest"):
+        mark += f" ({likely_words(f['others_honest'])} if the player's other passes and draws were honest)"
     out = _wrap(f"{mark} seq {f['seq']} (line {f['line']}), {f['code']}: {shown(f['message'], 2000)}", "  ")
     for rule in f["rules"]:
         out += _wrap(f"rule {rule['id']}: {shown(rule['text'], 2000)}", "    ")
@@ -46,6 +48,31 @@ def _finding(f: dict[str, Any]) -> list[str]:
             may = f"; may hold any of: {' '.join(k['may_hold'])}" if k["may_hold"] else ""
             out += _wrap(f"{shown(p, 80)} held {k['count']} before it: {holds}{may}", "    | ")
     return out
+
+
+def fair_play_lines(fp: dict[str, Any] | None) -> list[str]:
+    """The fair-play section: each player's evidence over the match, in words, and by hand."""
+    if not fp:
+        return []
+    lines = ["", "FAIR PLAY (evidence of reneging, not a finding):"]
+    for p in fp["players"]:
+        lines += _wrap(shown(p["words"], 2000), "  ")
+        hands = []
+        for h in p["hands"]:
+            ev = h.get("evidence")
+            if ev is None:
+                hands.append(f"hand {h['hand']} not weighed")
+            elif ev["log10"] is None:
+                hands.append(f"hand {h['hand']} proven")
+            elif ev.get("fraction"):
+                fr = ev["fraction"]
+                hands.append(f"hand {h['hand']} B = {fr['numerator']}/{fr['denominator']}")
+            else:
+                hands.append(f"hand {h['hand']} B ~ {ev['bayes_factor']:.3g}")
+        if hands:
+            lines += _wrap("; ".join(hands), "    ")
+    lines += _wrap(f"model: {fp['model']}", "  ")
+    return lines
 
 
 def render_text(doc: dict[str, Any]) -> str:
@@ -74,6 +101,7 @@ def render_text(doc: dict[str, Any]) -> str:
         lines += ["", "OUTSIDE THE HANDS:"]
         for f in doc["findings"]:
             lines += _finding(f)
+    lines += fair_play_lines(doc.get("fairplay"))
     c = doc["chain"]
     status = {"ok": "every stored hash chains", "broken": "BROKEN", "absent": "no hashes stored"}[c["status"]]
     lines += ["", f"CHAIN: {status}; head {c['head']} (fingerprint {c['fingerprint']})"]

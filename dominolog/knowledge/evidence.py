@@ -180,7 +180,7 @@ def words(ev: Evidence, player: str) -> str:
     """What the figure means, in a sentence (never an accusation)."""
     rests = (
         f"over {ev.hands} hand{'s' * (ev.hands != 1)}, {ev.decisions} turn{'s' * (ev.decisions != 1)}, "
-        f"{ev.open} pass{'es' * (ev.open != 1)} or draws the log leaves open"
+        f"{ev.open} of them pass{'es' * (ev.open != 1)} or draw{'s' * (ev.open != 1)} the log leaves open"
     )
     if ev.log10 is None:
         return (
