@@ -18,6 +18,7 @@ TINY = {
     "bench_import.py": ["--matches", "4", "--files", "2", "--repeat", "1", "--old-ref", "HEAD", "--stages", "--verify"],
     "bench_jobs.py": ["--files", "2", "--matches", "2", "--repeat", "1"],
     "bench_knowledge.py": ["--matches", "1", "--check"],
+    "bench_fairplay.py": ["--seasons", "1", "--matches", "2", "--variants", "brettspielnetz"],
     "bench_hidden.py": ["--matches", "2", "--every", "1", "--repeat", "1"],
     "bench_likelihood.py": ["--matches", "2", "--repeat", "1"],
     "bench_sampling.py": ["--samples", "2", "--decisions", "2"],

@@ -182,3 +182,71 @@ def test_a_proven_renege_is_proven_and_sampled_bounds_hold_the_figure() -> None:
     ev = combine([s])
     assert ev.low is not None and ev.high is not None and ev.log10 is not None
     assert ev.low < ev.log10 < ev.high
+
+
+# -- the audit's figures -------------------------------------------------------------------------
+def _audit_doc(name: str) -> dict:
+    from dominolog.audit.document import build_audit
+    from dominolog.log.reader import iter_matches
+    from tests.conftest import ROOT
+
+    (log,) = list(iter_matches(ROOT / "replays" / name))
+    return build_audit(log)
+
+
+def test_the_audit_carries_each_players_evidence_with_exact_counts() -> None:
+    """The bundled hidden Brettspielnetz replay: every hand counted, so every figure is a fraction and
+    the match's is the integral over the hands' product (one rate for the match)."""
+    doc = _audit_doc("brettspielnetz-tabletop-hidden.jsonl")
+    fp = doc["fairplay"]
+    by = {p["player"]: p for p in fp["players"]}
+    ben = by["Ben"]
+    assert [h["evidence"]["fraction"] for h in ben["hands"]][-1] == {"numerator": 140923, "denominator": 1050192}
+    assert ben["hands"][-1]["worlds_by_reneges"][0] > 0
+    for h in ben["hands"]:
+        counts = h["worlds_by_reneges"]
+        f = hand_bayes_factor(counts, h["plays"])
+        assert h["evidence"]["fraction"] == {"numerator": f.numerator, "denominator": f.denominator}
+    ev = ben["evidence"]
+    assert ev["exact"] and ev["proven"] == 0 and ev["hands"] == 4 and ev["open"] == 8
+    frac = Fraction(ev["fraction"]["numerator"], ev["fraction"]["denominator"])
+    assert math.isclose(float(frac), ev["bayes_factor"], rel_tol=1e-3)
+    assert "not a finding" in ben["words"] and "never passed or drew" in ben["words"]
+    # each possible renege: its share with the other passes honest, as counts, beside today's share
+    possible = [f for h in doc["hands"] for f in h["findings"] if f["certainty"] == "possible"]
+    assert possible and all("others_honest" in f for f in possible if f["code"] == "renege")
+    for f in possible:
+        alone = f["others_honest"]
+        assert alone["exact"] and alone["share"] == round(alone["broken"] / alone["worlds"], 4)
+        assert any("every other pass and draw of the player's was honest" in s for s in f["proof"])
+
+
+def test_the_text_and_html_say_what_the_figure_means() -> None:
+    from dominolog.audit.html import render_html
+    from dominolog.audit.text import render_text
+
+    doc = _audit_doc("brettspielnetz-tabletop-hidden.jsonl")
+    text = render_text(doc)
+    assert "FAIR PLAY (evidence of reneging, not a finding):" in text
+    assert "hand 4 B = 140923/1050192" in text
+    page = render_html(doc)
+    assert 'id="fairplay"' in page and "Evidence of reneging, not a finding" in page
+
+
+# -- measured on small corpora (bench/bench_fairplay.py) -------------------------------------------
+def test_on_small_seasons_the_reneging_player_ranks_first_and_honest_players_stay_below_the_threshold() -> None:
+    import importlib.util
+    import sys
+
+    from tests.conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bench_fairplay", ROOT / "bench" / "bench_fairplay.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench_fairplay"] = bench  # its dataclasses look their module up
+    spec.loader.exec_module(bench)
+    r = bench.run("brettspielnetz", 4, 4, 0.1, "test", bench.THRESHOLD)
+    assert r["first"] == 4
+    assert r["below"] == len(r["honest"]) == 12
+    assert r["auc_alone"] is not None and r["auc_today"] is not None
+    assert r["auc_alone"] > 0.5 and r["auc_today"] > 0.5
