@@ -250,3 +250,57 @@ def test_on_small_seasons_the_reneging_player_ranks_first_and_honest_players_sta
     assert r["below"] == len(r["honest"]) == 12
     assert r["auc_alone"] is not None and r["auc_today"] is not None
     assert r["auc_alone"] > 0.5 and r["auc_today"] > 0.5
+
+
+# -- the standings' fair-play column -------------------------------------------------------------
+def test_standings_fairplay_over_the_season_and_by_event(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Two hidden replays of one event and its season: the column is the evidence over every hand of
+    the player's matches (one rate for the season), in text, CSV and JSON (valid by the schema)."""
+    import csv
+    import io
+    import json
+
+    import jsonschema
+    from typer.testing import CliRunner
+
+    from dominolog.audit.engine import audit_match
+    from dominolog.audit.fairplay import fair_play
+    from dominolog.cli import app
+    from dominolog.log.reader import iter_matches
+    from tests.conftest import ROOT
+
+    files = [
+        ROOT / "replays" / n for n in ("brettspielnetz-tabletop-hidden.jsonl", "double-draw-tabletop-hidden.jsonl")
+    ]
+    runner = CliRunner()
+    done = runner.invoke(app, ["standings", "--fairplay", "--format", "json", *map(str, files)])
+    assert done.exit_code == 0, done.output
+    doc = json.loads(done.output)
+    schema = json.loads((ROOT / "schemas" / "standings.schema.json").read_text())
+    jsonschema.validate(doc, schema)
+    assert any("--fairplay" in line for line in doc["legend"])
+    for table in doc["variants"]:
+        (path,) = [f for f in files if table["variant"] in f.name]
+        weights: dict[str, list[HandWeights]] = {}
+        events: dict[str, set[str]] = {}
+        for log in iter_matches(path):
+            fp = fair_play(audit_match(log))
+            for p in fp.players:
+                weights.setdefault(p, []).extend(fp.weights(p))
+                events.setdefault(p, set()).add(log.records[0].event.meta.get("event", ""))  # type: ignore[union-attr]
+        for row in table["players"]:
+            season = row["fairplay"]["season"]
+            expected = combine(weights[row["name"]])
+            assert season["log10"] == (None if expected.log10 is None else round(expected.log10, 4))
+            assert season["decisions"] == expected.decisions and season["hands"] == expected.hands
+            assert {e["event"] for e in row["fairplay"]["events"]} == events[row["name"]]
+    text = runner.invoke(app, ["standings", "--fairplay", *map(str, files)]).output
+    assert "Fair play (evidence of reneging, not a finding)" in text
+    rows = list(
+        csv.DictReader(
+            io.StringIO(runner.invoke(app, ["standings", "--fairplay", "--format", "csv", *map(str, files)]).output)
+        )
+    )
+    assert all(r["fairplay_turns"] for r in rows if r["kind"] == "player")
+    plain = runner.invoke(app, ["standings", *map(str, files)]).output
+    assert "Fair play" not in plain  # only when asked

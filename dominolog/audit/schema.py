@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dominolog.knowledge.evidence import EVIDENCE_SCHEMA
+
 _STR_LIST = {"type": "array", "items": {"type": "string"}}
 _TILES = {"type": "array", "items": {"type": "string", "pattern": "^[0-6]-[0-6]$"}}
 _WINNER = {"anyOf": [{"type": "string"}, _STR_LIST, {"type": "null"}]}
@@ -84,36 +86,6 @@ OTHERS_HONEST = {
         "worlds": {"type": "integer", "minimum": 1},
         "margin": {"type": "number", "minimum": 0},
         "samples": {"type": "integer", "minimum": 1},
-    },
-    "additionalProperties": False,
-}
-
-_FRACTION = {
-    "type": "object",
-    "description": "The Bayes factor exactly, as a fraction (every hand counted).",
-    "required": ["numerator", "denominator"],
-    "properties": {"numerator": {"type": "integer", "minimum": 0}, "denominator": {"type": "integer", "minimum": 1}},
-    "additionalProperties": False,
-}
-
-EVIDENCE = {
-    "type": "object",
-    "description": "Evidence of reneging over some hands: the Bayes factor of 'passes or draws while holding a play "
-    "at some rate' against 'never' (null with `proven` > 0: a hand's log proves a renege), its log10, and with "
-    "`exact` false (a hand sampled) the log10 at the ends of the sampled ratios' 95% margins; the hands, the turns "
-    "(plays, passes and draws) and the passes and draws the log leaves open that it rests on.",
-    "required": ["bayes_factor", "log10", "exact", "hands", "decisions", "open", "proven"],
-    "properties": {
-        "bayes_factor": {"type": ["number", "null"], "minimum": 0},
-        "log10": {"type": ["number", "null"]},
-        "exact": {"type": "boolean"},
-        "hands": {"type": "integer", "minimum": 0},
-        "decisions": {"type": "integer", "minimum": 0},
-        "open": {"type": "integer", "minimum": 0},
-        "proven": {"type": "integer", "minimum": 0},
-        "log10_low": {"type": ["number", "null"]},
-        "log10_high": {"type": ["number", "null"]},
-        "fraction": _FRACTION,
     },
     "additionalProperties": False,
 }
@@ -360,7 +332,7 @@ def audit_schema(base_uri: str) -> dict[str, Any]:
             "knowledge": _KNOWN,
             "likelihood": LIKELIHOOD,
             "others_honest": OTHERS_HONEST,
-            "evidence": EVIDENCE,
+            "evidence": EVIDENCE_SCHEMA,
             "fairplay": FAIRPLAY,
             "finding": FINDING,
             "event": EVENT,

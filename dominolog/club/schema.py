@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dominolog.knowledge.evidence import EVIDENCE_SCHEMA
+
 COUNT = {"type": "integer", "minimum": 0}
 NUMBER_OR_NULL = {"type": ["number", "null"]}
 
@@ -50,6 +52,24 @@ LOSS = _obj(
         },
     },
     "standings --loss: the player's points lost over the counted matches the store keeps an analysis of.",
+)
+
+
+FAIRPLAY = _obj(
+    {
+        "matches": {**COUNT, "description": "Matches weighed (every match of the table the player played)."},
+        "season": {**EVIDENCE_SCHEMA, "description": "Over every match of the table (the season, as filtered)."},
+        "events": {
+            "type": "array",
+            "items": {
+                **EVIDENCE_SCHEMA,
+                "required": ["event", *EVIDENCE_SCHEMA["required"]],
+                "properties": {"event": {"type": "string"}, **EVIDENCE_SCHEMA["properties"]},
+            },
+            "description": 'By the matches\' meta.event ("" when none is given).',
+        },
+    },
+    "standings --fairplay: the player's evidence of reneging (docs/audit.md, Evidence of reneging): not a finding.",
 )
 
 
@@ -147,7 +167,7 @@ def standings_schema(base_uri: str) -> dict[str, Any]:
                 "history": {"type": "array", "items": history},
             }
         ),
-        {"loss": LOSS},
+        {"loss": LOSS, "fairplay": FAIRPLAY},
     )
     partnership = _obj(
         {

@@ -42,6 +42,7 @@ from typing import Protocol
 
 from dominolog.club.ratings import PlayerRating, rate
 from dominolog.club.summary import BLOCKED, MatchSummary, PlayerFigures, parse_time, summarize
+from dominolog.knowledge.evidence import Evidence, HandWeights, combine
 from dominolog.log.reader import Record
 
 #: the key of matches whose variant could not be read
@@ -224,6 +225,20 @@ class LossFigures:
         return 100 * self.kept / self.choices if self.choices else None
 
 
+#: a match's fair-play weights: by player, what each hand weighs (:mod:`dominolog.knowledge.evidence`)
+FairPlayWeights = Mapping[str, Sequence[HandWeights]]
+
+
+@dataclass(slots=True)
+class FairPlayFigures:
+    """A player's evidence of reneging over every match of the table (the season, as filtered) and
+    over each event's (by the matches' ``meta.event``; "" when none is given), and the matches weighed."""
+
+    season: Evidence
+    events: dict[str, Evidence]
+    matches: int
+
+
 @dataclass(slots=True)
 class PlayerRow:
     name: str
@@ -237,6 +252,8 @@ class PlayerRow:
     place: int | None = None  # by the ordinal, among the rated players
     #: points lost over the counted matches with an analysis (None: not asked, ``--loss``)
     loss: LossFigures | None = None
+    #: evidence of reneging over every match played, invalid ones too (None: not asked, ``--fairplay``)
+    fairplay: FairPlayFigures | None = None
 
     @property
     def block_pips_average(self) -> float | None:
@@ -297,6 +314,8 @@ class Standings:
     read: int = 0
     #: the points lost are shown (``--loss``)
     loss: bool = False
+    #: the evidence of reneging is shown (``--fairplay``)
+    fairplay: bool = False
 
     @property
     def matches(self) -> int:
@@ -320,9 +339,11 @@ def standings(
     filters: Filters | None = None,
     include_invalid: bool = False,
     analyses: Mapping[str, Analysed] | None = None,
+    fairplay: Mapping[str, FairPlayWeights] | None = None,
 ) -> Standings:
     """The standings of the matches the filters keep, one table per variant (sorted by name).
-    ``analyses``: the analysis of each match that has one, by match id (the points lost, ``--loss``)."""
+    ``analyses``: the analysis of each match that has one, by match id (the points lost, ``--loss``);
+    ``fairplay``: each match's fair-play weights, by its head hash (the evidence of reneging, ``--fairplay``)."""
     filters = filters or Filters()
     every = list(summaries)
     kept = [s for s in every if filters.keeps(s)]
@@ -331,7 +352,30 @@ def standings(
         groups.setdefault(s.variant or UNKNOWN, []).append(s)
     order = sorted(groups, key=lambda v: (v == UNKNOWN, v))
     tables = [_table(v, groups[v], include_invalid, analyses) for v in order]
-    return Standings(tables, filters, include_invalid, len(every), analyses is not None)
+    if fairplay is not None:
+        for t in tables:
+            _fair_play(t, fairplay)
+    return Standings(tables, filters, include_invalid, len(every), analyses is not None, fairplay is not None)
+
+
+def _fair_play(table: VariantTable, fairplay: Mapping[str, FairPlayWeights]) -> None:
+    """Each player's evidence of reneging over every match of the table weighed (invalid ones too: a
+    renege makes a match invalid), and by event."""
+    season: dict[str, list[HandWeights]] = {}
+    events: dict[str, dict[str, list[HandWeights]]] = {}
+    weighed: dict[str, int] = {}
+    for s in table.matches:
+        found = fairplay.get(s.head)
+        if found is None:
+            continue
+        for p, hands in found.items():
+            season.setdefault(p, []).extend(hands)
+            events.setdefault(p, {}).setdefault(s.event, []).extend(hands)
+            weighed[p] = weighed.get(p, 0) + 1
+    for row in table.players:
+        if row.name in season:
+            by_event = {e: combine(h) for e, h in sorted(events[row.name].items())}
+            row.fairplay = FairPlayFigures(combine(season[row.name]), by_event, weighed[row.name])
 
 
 def _losses(table: VariantTable, analyses: Mapping[str, Analysed]) -> None:

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dominolog import __version__
+from dominolog.club import standings_fairplay as fairplay
 from dominolog.club.ratings import PlayerRating
 from dominolog.club.standings import UNKNOWN, LossFigures, PartnershipRow, PlayerRow, Standings, Tally, VariantTable
 from dominolog.export import csv_text
@@ -155,7 +156,7 @@ def _table(title: str, headers: list[str], first_left: int) -> Table:
     return table
 
 
-def _variant_group(t: VariantTable, include_invalid: bool, loss: bool = False) -> Group:
+def _variant_group(t: VariantTable, include_invalid: bool, loss: bool = False, fair: bool = False) -> Group:
     invalid = "invalid\n(counted)" if include_invalid else "invalid\nnot counted"
     record = _table(
         "Record and rating",
@@ -235,6 +236,13 @@ def _variant_group(t: VariantTable, include_invalid: bool, loss: bool = False) -
                 lost.add_row(_name(r.name), *loss_cells(r.loss))
             parts.append(lost)
         parts.append(Text(analysed_line(len(t.counted), len(t.analysed), t.partial)))
+    if fair:
+        fp = _table(
+            "Fair play (evidence of reneging, not a finding)", ["player", "evidence", "hands", "turns", "by event"], 1
+        )
+        for r in t.players:
+            fp.add_row(_name(r.name), *fairplay.text_cells(r.fairplay))
+        parts += [Text(""), fp]
     return Group(*parts)
 
 
@@ -262,13 +270,15 @@ def render_text(st: Standings, width: int = 100) -> str:
     console.print(head)
     for t in st.tables:
         console.print()
-        console.print(_variant_group(t, st.include_invalid, st.loss))
+        console.print(_variant_group(t, st.include_invalid, st.loss, st.fairplay))
     console.print()
     for line in LEGEND:
         console.print(Text(line))
     if st.loss:
         console.print(Text(LOSS_LEGEND))
         console.print(Text("points lost: " + analysed_line(st.counted, st.analysed, st.partial) + "."))
+    if st.fairplay:
+        console.print(Text(fairplay.FAIRPLAY_LEGEND))
     return _trimmed(out.getvalue())
 
 
@@ -309,11 +319,12 @@ def _csv_rows(st: Standings) -> Iterator[list[Any]]:
                 r.figures.timed_moves,
                 fixed(r.seconds_per_move, 1, ""),
                 *(_loss_csv(r.loss) if st.loss else []),
+                *(fairplay.csv_cells(r.fairplay) if st.fairplay else []),
             ]
         for p in t.partnerships:
             yield [*base, "partnership", p.name, "", "", "", "", "", *_tally_cells(p.tally, st.include_invalid)] + [
                 ""
-            ] * (8 + (len(LOSS_HEADER) if st.loss else 0))
+            ] * (8 + (len(LOSS_HEADER) if st.loss else 0) + (len(fairplay.FAIRPLAY_HEADER) if st.fairplay else 0))
 
 
 def _loss_csv(f: LossFigures | None) -> list[Any]:
@@ -358,7 +369,8 @@ def _tally_cells(t: Tally, include_invalid: bool) -> list[Any]:
 def render_csv(st: Standings) -> str:
     """One row per player per variant, then one per partnership (``kind``); numbers as numbers,
     booleans ``true``/``false``, an empty cell where a figure has no base (no hands, not rated)."""
-    return csv_text(_csv_rows(st), CSV_HEADER + (LOSS_HEADER if st.loss else []))
+    extra = (LOSS_HEADER if st.loss else []) + (fairplay.FAIRPLAY_HEADER if st.fairplay else [])
+    return csv_text(_csv_rows(st), CSV_HEADER + extra)
 
 
 # -- JSON --------------------------------------------------------------------------------------------
@@ -429,6 +441,7 @@ def _player_json(r: PlayerRow) -> dict[str, Any]:
             for h in rating.history
         ],
         **loss,
+        **fairplay.player_json(r),
     }
 
 
@@ -482,7 +495,9 @@ def standings_document(st: Standings) -> dict[str, Any]:
         },
         "matches": {"read": st.read, "selected": st.matches},
         "variants": variants,
-        "legend": list(LEGEND) + ([LOSS_LEGEND] if st.loss else []),
+        "legend": list(LEGEND)
+        + ([LOSS_LEGEND] if st.loss else [])
+        + ([fairplay.FAIRPLAY_LEGEND] if st.fairplay else []),
         **({"analysis": _analysis_json(st.counted, st.analysed, st.partial)} if st.loss else {}),
     }
 

@@ -32,8 +32,41 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-__all__ = ["Evidence", "HandWeights", "combine", "hand_bayes_factor"]
+__all__ = ["EVIDENCE_SCHEMA", "Evidence", "HandWeights", "combine", "hand_bayes_factor"]
+
+
+_FRACTION = {
+    "type": "object",
+    "description": "The Bayes factor exactly, as a fraction (every hand counted).",
+    "required": ["numerator", "denominator"],
+    "properties": {"numerator": {"type": "integer", "minimum": 0}, "denominator": {"type": "integer", "minimum": 1}},
+    "additionalProperties": False,
+}
+
+#: the JSON Schema of :meth:`Evidence.as_dict` (the audit's and the standings' documents)
+EVIDENCE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "Evidence of reneging over some hands: the Bayes factor of 'passes or draws while holding a play "
+    "at some rate' against 'never' (null with `proven` > 0: a hand's log proves a renege), its log10, and with "
+    "`exact` false (a hand sampled) the log10 at the ends of the sampled ratios' 95% margins; the hands, the turns "
+    "(plays, passes and draws) and the passes and draws the log leaves open that it rests on.",
+    "required": ["bayes_factor", "log10", "exact", "hands", "decisions", "open", "proven"],
+    "properties": {
+        "bayes_factor": {"type": ["number", "null"], "minimum": 0},
+        "log10": {"type": ["number", "null"]},
+        "exact": {"type": "boolean"},
+        "hands": {"type": "integer", "minimum": 0},
+        "decisions": {"type": "integer", "minimum": 0},
+        "open": {"type": "integer", "minimum": 0},
+        "proven": {"type": "integer", "minimum": 0},
+        "log10_low": {"type": ["number", "null"]},
+        "log10_high": {"type": ["number", "null"]},
+        "fraction": _FRACTION,
+    },
+    "additionalProperties": False,
+}
 
 
 @dataclass(frozen=True, slots=True)
