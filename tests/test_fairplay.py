@@ -304,3 +304,31 @@ def test_standings_fairplay_over_the_season_and_by_event(tmp_path) -> None:  # t
     assert all(r["fairplay_turns"] for r in rows if r["kind"] == "player")
     plain = runner.invoke(app, ["standings", *map(str, files)]).output
     assert "Fair play" not in plain  # only when asked
+
+
+# -- the viewer ----------------------------------------------------------------------------------
+def test_pilot_the_viewers_audit_shows_the_new_share_and_each_players_evidence() -> None:
+    """The replay viewer's ``a`` at Ben's possible renege of the disputed Brettspielnetz replay: the
+    proof carries the share with Ben's other passes honest, and the match's evidence for each player."""
+    from typing import Any
+
+    from dominolog.log.reader import iter_matches
+    from dominolog.tui.app import ReplayApp
+    from tests.conftest import ROOT
+    from tests.test_tui import drive
+
+    log = next(iter(iter_matches(ROOT / "replays" / "brettspielnetz-disputed.jsonl")))
+    app = ReplayApp(log, start_seq=77)
+
+    async def body(pilot: Any) -> None:
+        await pilot.press("a")
+        await pilot.pause()
+        text = app.screen.text
+        assert "every other pass and draw of the player's was honest, the rule was broken in" in text
+        lines = text.split("\n")
+        k = lines.index("fair play over the match (evidence of reneging, not a finding)")
+        assert lines[k + 1].startswith("  Ana: ") and lines[k + 2].startswith("  Ben: ")
+        assert "Evidence, not a finding" in lines[k + 1]  # Ana: a figure, said for what it is
+        assert lines[k + 2].startswith("  Ben: the log proves a renege in 1 hand")  # seq 120, as verify says
+
+    drive(app, body)
