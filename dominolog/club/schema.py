@@ -50,6 +50,9 @@ LOSS = _obj(
             **NUMBER_OR_NULL,
             "description": "100 x mean over choices of (1 - loss / max(1, best - worst)); null: no choice.",
         },
+        "unforced": {**COUNT, "description": "Decisions with more than one legal option."},
+        "error_rate": {**NUMBER_OR_NULL, "description": "Mean points lost per non-forced decision."},
+        "play_rating": {**NUMBER_OR_NULL, "description": "Points lost per 100 non-forced decisions; 0 is perfect."},
     },
     "standings --loss: the player's points lost over the counted matches the store keeps an analysis of.",
 )

@@ -181,6 +181,8 @@ class Decided(Protocol):
     def best(self) -> int | float: ...
     @property
     def worst(self) -> int | float: ...
+    @property
+    def count(self) -> int: ...
 
 
 @dataclass(slots=True)
@@ -202,9 +204,15 @@ class LossFigures:
     total_loss: float = 0
     best_played: int = 0
     kept: float = 0.0
+    #: decisions with more than one legal option, and the points lost over them (skill: error rate)
+    unforced: int = 0
+    unforced_loss: float = 0
 
     def add(self, d: Decided) -> None:
         self.decisions += 1
+        if d.count > 1:
+            self.unforced += 1
+            self.unforced_loss += d.loss
         if d.best == d.worst:
             return  # nothing at stake
         self.choices += 1
@@ -223,6 +231,17 @@ class LossFigures:
     @property
     def accuracy(self) -> float | None:
         return 100 * self.kept / self.choices if self.choices else None
+
+    @property
+    def error_rate(self) -> float | None:
+        """Mean points lost per non-forced decision (analysis.luck)."""
+        return self.unforced_loss / self.unforced if self.unforced else None
+
+    @property
+    def play_rating(self) -> float | None:
+        """Points lost per 100 non-forced decisions: 0 is perfect play."""
+        rate = self.error_rate
+        return None if rate is None else 100 * rate
 
 
 #: a match's fair-play weights: by player, what each hand weighs (:mod:`dominolog.knowledge.evidence`)

@@ -116,7 +116,16 @@ def _losses(t: VariantTable) -> str:
         return line
     table = _table(
         "Points lost (analysis)",
-        ["player", "analysed matches", "choices", "lost per choice", "best move", "accuracy"],
+        [
+            "player",
+            "analysed matches",
+            "choices",
+            "lost per choice",
+            "best move",
+            "accuracy",
+            "non-forced",
+            "play rating",
+        ],
         1,
         [_row([esc(r.name), *loss_cells(r.loss)], 1) for r in t.players],
         [],

@@ -45,12 +45,14 @@ LOSS_LEGEND = (
     "points lost (--loss): over the counted matches with an analysis kept in the store (dominolog analyze ID "
     "--db DB), per choice (a decision whose options are not all worth the same): the best option's value minus "
     "the move's; best move: the share of choices where one was played; accuracy: 100 x mean over choices of "
-    "(1 - loss / max(1, best - worst))."
+    "(1 - loss / max(1, best - worst)); play rating: points lost per 100 non-forced decisions (more than one "
+    "legal option), 0 is perfect play (dominolog/analysis/luck.py)."
 )
 
 #: the CSV's columns with --loss, after the others
 LOSS_HEADER = [
     "analysed_matches", "decisions", "choices", "points_lost", "points_lost_per_choice", "best_move_rate", "accuracy",
+    "unforced", "error_rate", "play_rating",
 ]  # fmt: skip
 
 #: the CSV's columns: where a figure has no base (no hands, not rated, a partnership's play) the cell is empty
@@ -90,9 +92,10 @@ def analysed_line(counted: int, analysed: int, partial: int) -> str:
 
 
 def loss_cells(f: LossFigures | None) -> list[str]:
-    """analysed matches, choices, points lost per choice, best move rate, accuracy."""
+    """analysed matches, choices, points lost per choice, best move rate, accuracy, non-forced decisions,
+    play rating."""
     if f is None:
-        return ["-"] * 5
+        return ["-"] * 7
     rate = fixed(f.match_rate, 1)
     return [
         str(f.matches),
@@ -100,6 +103,8 @@ def loss_cells(f: LossFigures | None) -> list[str]:
         fixed(f.average_loss),
         rate + "%" if rate != "-" else rate,
         fixed(f.accuracy, 1),
+        str(f.unforced),
+        fixed(f.play_rating, 1),
     ]
 
 
@@ -229,7 +234,16 @@ def _variant_group(t: VariantTable, include_invalid: bool, loss: bool = False, f
         if t.analysed:
             lost = _table(
                 "Points lost (analysis)",
-                ["player", "analysed\nmatches", "choices", "lost per\nchoice", "best\nmove", "accuracy"],
+                [
+                    "player",
+                    "analysed\nmatches",
+                    "choices",
+                    "lost per\nchoice",
+                    "best\nmove",
+                    "accuracy",
+                    "non-\nforced",
+                    "play\nrating",
+                ],
                 1,
             )
             for r in t.players:
@@ -338,6 +352,9 @@ def _loss_csv(f: LossFigures | None) -> list[Any]:
         fixed(f.average_loss, 2, ""),
         fixed(f.match_rate, 1, ""),
         fixed(f.accuracy, 1, ""),
+        f.unforced,
+        fixed(f.error_rate, 4, ""),
+        fixed(f.play_rating, 2, ""),
     ]
 
 
@@ -405,6 +422,9 @@ def _loss_json(f: LossFigures) -> dict[str, Any]:
         "per_choice": _round(f.average_loss, 4),
         "best_move_rate": _round(f.match_rate, 2),
         "accuracy": _round(f.accuracy, 2),
+        "unforced": f.unforced,
+        "error_rate": _round(f.error_rate, 4),
+        "play_rating": _round(f.play_rating, 2),
     }
 
 
