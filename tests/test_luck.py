@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,7 +49,7 @@ def test_a_perfect_players_error_rate_is_zero_against_the_exact_solver() -> None
     (h,) = ls.hands
     leader, other = h.leader, next(p for p in review.players if p != h.leader)
     assert h.result[leader] == h.value == end["points"][leader] - end["points"][other]
-    assert h.adjusted[leader] == GHOST13_DEAL_MEAN
+    assert h.adjusted[leader] == pytest.approx(GHOST13_DEAL_MEAN)
 
 
 @settings(max_examples=6, deadline=None)
@@ -64,7 +65,7 @@ def test_the_result_is_the_deals_value_less_the_losses_and_luck_splits_it(seed: 
     leader, other = h.leader, next(p for p in review.players if p != h.leader)
     assert h.result[leader] == end["points"][leader] - end["points"][other]
     for p in review.players:
-        assert h.result[p] == h.luck[p] + h.adjusted[p]
+        assert h.result[p] == pytest.approx(h.luck[p] + h.adjusted[p])
     assert h.luck[leader] == -h.luck[other]
     lost = {p: sum(d.loss for d in review.hands[0].decisions if d.player == p and d.count > 1) for p in review.players}
     for s in ls.skill:
@@ -84,7 +85,7 @@ def test_luck_sums_to_zero_in_expectation_over_many_deals() -> None:
     rng = random.Random("luck-sums-to-zero")
     luck = []
     solver = Solver()
-    for _ in range(40):
+    for _ in range(20):
         tiles = list(DOUBLE_SIX)
         rng.shuffle(tiles)
         luck.append(deal_value(Position.deal(tiles[:14], tiles[14:], 0), solver) - GHOST13_DEAL_MEAN)
