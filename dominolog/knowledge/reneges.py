@@ -196,28 +196,36 @@ def _broken(tr: Tracker, state: Hashable) -> bool:
 
 # -- sampled -------------------------------------------------------------------------------------
 def _sampled(model: HandModel, shape: Shape, parts: set[int], player: str, turns: list[Turn], samples: int) -> Reneges:
-    # the pre-groups of the parts that matter, as the groups of a Worlds (its tracker is not used)
+    # the pre-groups of the parts that matter, as the groups of a Worlds (its tracker is not used):
+    # those the same tiles may take and that are in the player's hand before the same turns are one
+    # group (a world places a tile in a group's free places alike)
     group_of: dict[int, int] = {}
     caps: list[int] = []
     part: list[int] = []
     tiles: list[Tile] = []
+    keys: dict[tuple, int] = {}
+    entry: list[int] = []
+    mine: list[bool] = []
     for p in sorted(parts):
         qs, ts = shape.parts[p]
         for q in qs:
-            group_of[q] = len(caps)
-            caps.append(shape.sizes[q])
-            part.append(p)
+            kind = shape.kinds[q]
+            own = kind.owner == player
+            key = (shape.takers[q], own, tuple(own and kind.entry < t.seq for t in turns))
+            g = keys.get(key)
+            if g is None:
+                g = keys[key] = len(caps)
+                caps.append(0)
+                part.append(p)
+                entry.append(kind.entry if own else 0)
+                mine.append(own)
+            caps[g] += shape.sizes[q]
+            group_of[q] = g
         tiles += ts
     adj = {t: tuple(sorted(group_of[q] for q in shape.adj[t])) for t in tiles}
     start = {t: group_of[shape.start[t]] for t in tiles}
     none: frozenset[int] = frozenset()
     worlds = Worlds(sorted(tiles), caps, adj, dict.fromkeys(tiles, none), start, tracker(turns[0].judge), part)
-    # each group: whether it is the player's, and when its tiles entered
-    entry = [0] * len(caps)
-    mine = [False] * len(caps)
-    for q, g in group_of.items():
-        mine[g] = shape.kinds[q].owner == player
-        entry[g] = shape.kinds[q].entry
     exit = model.exit
     seed = seed_of(model, player, -1)
     for t in turns:
