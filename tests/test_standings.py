@@ -607,6 +607,13 @@ def test_loss_in_csv_json_and_html(
         "unforced": x["unforced"],
         "error_rate": round(x["ulost"] / x["unforced"], 4),
         "play_rating": round(100 * x["ulost"] / x["unforced"], 2),
+        "luck": {  # each kept analysis's luck for Ana, summed (issue 38)
+            "matches": sum(1 for m in ("spring-1", "spring-2") if "Ana" in reviews[m]["luck_and_skill"]["luck"]),
+            "luck": round(sum(reviews[m]["luck_and_skill"]["luck"].get("Ana", 0) for m in ("spring-1", "spring-2")), 2),
+            "adjusted": round(
+                sum(reviews[m]["luck_and_skill"]["adjusted"].get("Ana", 0) for m in ("spring-1", "spring-2")), 2
+            ),
+        },
     }
     dd = next(v for v in doc["variants"] if v["variant"] == "double-draw")
     fay = _lost(reviews, ["spring-7"])

@@ -53,6 +53,14 @@ LOSS = _obj(
         "unforced": {**COUNT, "description": "Decisions with more than one legal option."},
         "error_rate": {**NUMBER_OR_NULL, "description": "Mean points lost per non-forced decision."},
         "play_rating": {**NUMBER_OR_NULL, "description": "Points lost per 100 non-forced decisions; 0 is perfect."},
+        "luck": _obj(
+            {
+                "matches": {**COUNT, "description": "Analysed matches with a luck figure (Ghost 13)."},
+                "luck": {"type": "number", "description": "Sum of the deals' luck (exact value less the mean)."},
+                "adjusted": {"type": "number", "description": "The points (theirs minus the other's) less the luck."},
+            },
+            "Luck and the luck-adjusted result over the analysed hands (dominolog/analysis/luck.py).",
+        ),
     },
     "standings --loss: the player's points lost over the counted matches the store keeps an analysis of.",
 )

@@ -192,6 +192,9 @@ class Analysed:
 
     decisions: Sequence[Decided]
     whole: bool = True
+    #: each player's luck and luck-adjusted result over the match's weighed hands (Ghost 13; empty: none)
+    luck: Mapping[str, float] = field(default_factory=dict)
+    adjusted: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -207,6 +210,10 @@ class LossFigures:
     #: decisions with more than one legal option, and the points lost over them (skill: error rate)
     unforced: int = 0
     unforced_loss: float = 0
+    #: luck and luck-adjusted result over the matches with a luck figure, and how many (analysis.luck)
+    luck: float = 0.0
+    adjusted: float = 0.0
+    lucky_matches: int = 0
 
     def add(self, d: Decided) -> None:
         self.decisions += 1
@@ -412,6 +419,10 @@ def _losses(table: VariantTable, analyses: Mapping[str, Analysed]) -> None:
             row = rows.get(p)
             if row is not None and row.loss is not None:
                 row.loss.matches += 1
+                if p in found.luck and p in found.adjusted:
+                    row.loss.lucky_matches += 1
+                    row.loss.luck += found.luck[p]
+                    row.loss.adjusted += found.adjusted[p]
         for d in found.decisions:
             row = rows.get(d.player)
             if row is not None and row.loss is not None:

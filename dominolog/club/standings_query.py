@@ -67,7 +67,7 @@ def store_summaries(
                 warnings.append(f"{shown(str(exc), 400)}: not counted")
                 continue
             if review is not None:
-                analyses[s.match_id] = Analysed(review.decisions, whole)
+                analyses[s.match_id] = Analysed(review.decisions, whole, review.luck, review.adjusted)
     return out, analyses, warnings
 
 

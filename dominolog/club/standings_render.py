@@ -46,7 +46,9 @@ LOSS_LEGEND = (
     "--db DB), per choice (a decision whose options are not all worth the same): the best option's value minus "
     "the move's; best move: the share of choices where one was played; accuracy: 100 x mean over choices of "
     "(1 - loss / max(1, best - worst)); play rating: points lost per 100 non-forced decisions (more than one "
-    "legal option), 0 is perfect play (dominolog/analysis/luck.py)."
+    "legal option), 0 is perfect play; luck (Ghost 13): each deal's exact value for the leader less its mean over "
+    "random deals, summed over the analysed hands, and the luck-adjusted result: the points less the luck "
+    "(dominolog/analysis/luck.py)."
 )
 
 #: the CSV's columns with --loss, after the others
@@ -425,6 +427,7 @@ def _loss_json(f: LossFigures) -> dict[str, Any]:
         "unforced": f.unforced,
         "error_rate": _round(f.error_rate, 4),
         "play_rating": _round(f.play_rating, 2),
+        "luck": {"matches": f.lucky_matches, "luck": round(f.luck, 2), "adjusted": round(f.adjusted, 2)},
     }
 
 
