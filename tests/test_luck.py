@@ -92,3 +92,19 @@ def test_luck_sums_to_zero_in_expectation_over_many_deals() -> None:
     m = sum(luck) / len(luck)
     sd = math.sqrt(sum((x - m) ** 2 for x in luck) / (len(luck) - 1))
     assert abs(m) <= 1.96 * sd / math.sqrt(len(luck)) + GHOST13_DEAL_MARGIN
+
+
+def test_the_review_says_luck_and_skill_in_json_text_and_html() -> None:
+    from dominolog.analysis.review_html import render_html
+    from dominolog.analysis.review_text import render_text
+
+    review, _ = one_hand(3)
+    doc = review.as_dict()["luck_and_skill"]
+    assert doc["deal_mean"] == {"value": GHOST13_DEAL_MEAN, "margin": 4.19, "deals": 600}
+    (h,) = doc["hands"]
+    assert sum(doc["luck"].values()) == 0 and doc["luck"] == h["luck"]
+    assert {s["name"] for s in doc["skill"]} == set(review.players)
+    text = render_text(review)
+    assert "Luck and skill" in text and "luck-adjusted" in text and "error rate" in text
+    page = render_html(review)
+    assert "<h2>Luck and skill</h2>" in page
