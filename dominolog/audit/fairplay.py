@@ -9,12 +9,14 @@ words say so.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominolog.audit.engine import HandAudit, MatchAudit
+from dominolog.audit.engine import HandAudit, MatchAudit, audit_match
 from dominolog.knowledge.evidence import Evidence, HandWeights, combine, hand_bayes_factor, words
 from dominolog.knowledge.reneges import Reneges, Turn, reneges
+from dominolog.log.reader import MatchLog
 from dominolog.state import percent
 
 #: the code of the rule a pass or draw keeps
@@ -120,6 +122,22 @@ def fair_play(audit: MatchAudit) -> FairPlay:
                 out.others_honest[seq] = entry
     for p in players:
         out.match[p] = combine(out.weights(p), fraction=True)
+    return out
+
+
+def match_weights(log: MatchLog) -> dict[str, list[HandWeights]]:
+    """What each player's hands of the match weigh (``standings --fairplay``)."""
+    fp = fair_play(audit_match(log))
+    return {p: fp.weights(p) for p in fp.players}
+
+
+def store_weights(store: Any, ids: Iterable[tuple[str, str]]) -> dict[str, dict[str, list[HandWeights]]]:
+    """Each stored match's weights by its head, for ``ids`` (match id, head): ``standings --fairplay
+    --db`` and the served standings."""
+    out: dict[str, dict[str, list[HandWeights]]] = {}
+    for mid, head in ids:
+        records = [rec for rec, _ in store.records(mid)]
+        out[head] = match_weights(MatchLog(mid, 1, records))
     return out
 
 

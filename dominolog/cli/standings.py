@@ -62,23 +62,17 @@ def _from_files(paths: list[Path], fair: dict[str, FairPlayWeights] | None = Non
 
 def _weights(log: MatchLog) -> FairPlayWeights:
     """A match's fair-play weights (``--fairplay``): each player's hands, as the audit weighs them."""
-    from dominolog.audit.engine import audit_match
-    from dominolog.audit.fairplay import fair_play
+    from dominolog.audit.fairplay import match_weights
 
-    fp = fair_play(audit_match(log))
-    return {p: fp.weights(p) for p in fp.players}
+    return match_weights(log)
 
 
 def _store_weights(db: str, summaries: list[MatchSummary]) -> dict[str, FairPlayWeights]:
     """Each stored match's fair-play weights, by its head (``--fairplay`` with the store)."""
-    from dominolog.log.reader import MatchLog
+    from dominolog.audit.fairplay import store_weights
 
-    out: dict[str, FairPlayWeights] = {}
     with store_or_fail(db, create=False, write=False) as store:
-        for s in summaries:
-            records = [rec for rec, _ in store.records(s.match_id)]
-            out[s.head] = _weights(MatchLog(s.match_id, 1, records))
-    return out
+        return dict(store_weights(store, [(s.match_id, s.head) for s in summaries]))
 
 
 #: ``--loss`` with log files
