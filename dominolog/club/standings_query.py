@@ -82,7 +82,7 @@ def rendered(result: Standings, fmt: str, width: int = WIDTH) -> str:
 
         return render_csv(result)
     if fmt == "json":
-        from dominolog.club.standings_render import render_json
+        from dominolog.club.standings_json import render_json
 
         return render_json(result)
     from dominolog.club.standings_html import render_html
