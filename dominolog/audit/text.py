@@ -35,8 +35,6 @@ def _finding(f: dict[str, Any]) -> list[str]:
     mark = {"certain": "VIOLATION", "possible": "POSSIBLE", "unverifiable": "UNSETTLED"}[f["certainty"]]
     if f.get("likelihood"):
         mark += f" {likely_words(f['likelihood'])}"
-    if f.get("others_honest"):
-        mark += f" ({likely_words(f['others_honest'])} if the player's other passes and draws were honest)"
     out = _wrap(f"{mark} seq {f['seq']} (line {f['line']}), {f['code']}: {shown(f['message'], 2000)}", "  ")
     for rule in f["rules"]:
         out += _wrap(f"rule {rule['id']}: {shown(rule['text'], 2000)}", "    ")
