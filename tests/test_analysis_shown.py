@@ -175,7 +175,10 @@ def test_at_an_event_without_a_decision_the_panel_shows_each_players_figures(
     async def body(pilot: Any) -> None:
         lines = plain(app.replay.query_one(AnalysisPanel)).split("\n")
         assert lines[0] == "no decision analysed at this event"
-        assert lines[1].split() == ["lost", "a", "choice", "choices", "best", "move", "accuracy"]
+        # the play rating, luck and luck-adjusted result are added (issue 38): short headings in this panel
+        assert lines[1].split() == ["lost", "choices", "best", "acc.", "rating", "luck", "adj."]
+        ls = doc["luck_and_skill"]
+        rating = {s["name"]: s["play_rating"] for s in ls["skill"]}
         for line, p in zip(lines[2:], doc["summary"], strict=True):
             assert line.split() == [
                 p["name"],
@@ -183,6 +186,9 @@ def test_at_an_event_without_a_decision_the_panel_shows_each_players_figures(
                 str(p["choices"]),
                 f"{p['match_rate']:.1f}%",
                 f"{p['accuracy']:.1f}",
+                f"{rating[p['name']]:.0f}",
+                f"{ls['luck'][p['name']]:+.0f}",
+                f"{ls['adjusted'][p['name']]:+.0f}",
             ]
 
     drive(app, body)

@@ -476,12 +476,27 @@ def _lost(reviews: dict[str, dict[str, Any]], ids: list[str]) -> dict[str, dict[
     for mid in ids:
         review = reviews[mid]
         for p in review["players"]:
-            out.setdefault(p, {"matches": 0, "decisions": 0, "choices": 0, "lost": 0, "best": 0, "kept": 0.0})
+            out.setdefault(
+                p,
+                {
+                    "matches": 0,
+                    "decisions": 0,
+                    "choices": 0,
+                    "lost": 0,
+                    "best": 0,
+                    "kept": 0.0,
+                    "unforced": 0,
+                    "ulost": 0,
+                },
+            )
             out[p]["matches"] += 1
         for h in review["hands"]:
             for d in h["decisions"]:
                 x = out[d["player"]]
                 x["decisions"] += 1
+                if len(d["options"]) > 1:  # skill: the non-forced decisions (issue 38)
+                    x["unforced"] += 1
+                    x["ulost"] += d["loss"]
                 if d["best"] == d["worst"]:
                     continue
                 x["choices"] += 1
@@ -492,8 +507,10 @@ def _lost(reviews: dict[str, dict[str, Any]], ids: list[str]) -> dict[str, dict[
 
 
 def _text_cells(x: dict[str, Any] | None) -> list[str]:
+    u = x["unforced"] if x else 0
+    rating = [str(u), f"{100 * x['ulost'] / u:.1f}" if x and u else "-"]  # the play rating (issue 38)
     if x is None or not x["choices"]:
-        return [str(x["matches"] if x else 0), "0", "-", "-", "-"]
+        return [str(x["matches"] if x else 0), "0", "-", "-", "-", *rating]
     n = x["choices"]
     return [
         str(x["matches"]),
@@ -501,6 +518,7 @@ def _text_cells(x: dict[str, Any] | None) -> list[str]:
         f"{x['lost'] / n:.2f}",
         f"{100 * x['best'] / n:.1f}%",
         f"{100 * x['kept'] / n:.1f}",
+        *rating,
     ]
 
 
@@ -604,6 +622,16 @@ def test_loss_in_csv_json_and_html(
         "per_choice": round(x["lost"] / x["choices"], 4),
         "best_move_rate": round(100 * x["best"] / x["choices"], 2),
         "accuracy": round(100 * x["kept"] / x["choices"], 2),
+        "unforced": x["unforced"],
+        "error_rate": round(x["ulost"] / x["unforced"], 4),
+        "play_rating": round(100 * x["ulost"] / x["unforced"], 2),
+        "luck": {  # each kept analysis's luck for Ana, summed (issue 38)
+            "matches": sum(1 for m in ("spring-1", "spring-2") if "Ana" in reviews[m]["luck_and_skill"]["luck"]),
+            "luck": round(sum(reviews[m]["luck_and_skill"]["luck"].get("Ana", 0) for m in ("spring-1", "spring-2")), 2),
+            "adjusted": round(
+                sum(reviews[m]["luck_and_skill"]["adjusted"].get("Ana", 0) for m in ("spring-1", "spring-2")), 2
+            ),
+        },
     }
     dd = next(v for v in doc["variants"] if v["variant"] == "double-draw")
     fay = _lost(reviews, ["spring-7"])

@@ -101,6 +101,7 @@ def test_the_standings_over_the_api_with_the_commands_filters(served: Server) ->
         ({"meta": ["table=1"]}, ("--meta", "table=1")),
         ({"since": "2026-09-17", "until": "2026-10-01"}, ("--since", "2026-09-17", "--until", "2026-10-01")),
         ({"loss": "true"}, ("--loss",)),
+        ({"fairplay": "true"}, ("--fairplay",)),  # issue 38
     ]
     media = {"text": "text/plain", "csv": "text/csv", "json": "application/json", "html": "text/html"}
     for fmt, kind in media.items():

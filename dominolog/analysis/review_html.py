@@ -75,6 +75,11 @@ def render_html(review: MatchReview) -> str:
         "<th class='num'>avg loss</th><th class='num'>best played</th><th class='num'>accuracy</th>"
         "<th>biggest mistakes</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
     )
+    from dominolog.analysis.luck import luck_lines
+
+    luck = luck_lines(review)
+    if luck:
+        body.append("<h2>Luck and skill</h2><ul class='luck'>" + "".join(f"<li>{esc(x)}</li>" for x in luck) + "</ul>")
     sampling = review.sampling
     if sampling is None:
         how = "Values are exact, in points for the player on move (their points for the hand minus the opponent's)."

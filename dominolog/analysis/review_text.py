@@ -62,6 +62,12 @@ def render_text(review: MatchReview) -> str:
                 f"    hand {d.hand} seq {d.seq}: played {d.played}, lost {_num(d.loss)} "
                 f"(best {d.best_move} {_num(d.best, True)})"
             )
+    from dominolog.analysis.luck import luck_lines
+
+    luck = luck_lines(review)
+    if luck:
+        lines.append("Luck and skill")
+        lines += [f"  {shown(line, 2000)}" for line in luck]
     if sampling is None:
         lines.append(f"Values are exact points for the player on move (theirs minus the opponent's); {ACCURACY}.")
     else:

@@ -136,6 +136,18 @@ class ShownReview:
     samples: int | None = None
     seed: int | None = None
     by_seq: dict[int, list[ShownDecision]] = field(default_factory=dict)
+    #: the review's luck by player over the hands weighed, and the luck-adjusted results (Ghost 13;
+    #: empty when the review gives none: dominolog.analysis.luck)
+    luck: dict[str, float] = field(default_factory=dict)
+    adjusted: dict[str, float] = field(default_factory=dict)
+
+    def play_rating(self, player: str) -> tuple[int, float | None]:
+        """The player's non-forced decisions (more than one legal option) and play rating: points lost
+        per 100 of them (None: none), as dominolog.analysis.luck has it."""
+        mine = [d for d in self.decisions if d.player == player and d.count > 1]
+        if not mine:
+            return 0, None
+        return len(mine), 100 * sum(d.loss for d in mine) / len(mine)
 
     def __post_init__(self) -> None:
         for d in self.decisions:
@@ -310,7 +322,7 @@ def parse_review(doc: Any, where: str = "the analysis") -> ShownReview:
         summary = [_player(p) for p in _get(doc, "summary", (list,), "", optional=True) or []]
         players = _get(doc, "players", (list,), "", optional=True) or []
         sampling = _get(doc, "sampling", (dict,), "", optional=True) or {}
-        return ShownReview(
+        shown_review = ShownReview(
             match_id,
             _get(doc, "head", (str,), "", optional=True),
             _get(doc, "variant", (str,), "", optional=True),
@@ -323,6 +335,12 @@ def parse_review(doc: Any, where: str = "the analysis") -> ShownReview:
             _get(sampling, "samples", (int,), "the sampling", optional=True),
             _get(sampling, "seed", (int,), "the sampling", optional=True),
         )
+        luck = _get(doc, "luck_and_skill", (dict,), "", optional=True) or {}
+        for key, into in (("luck", shown_review.luck), ("adjusted", shown_review.adjusted)):
+            found = luck.get(key)
+            if isinstance(found, dict):
+                into.update({str(p): float(x) for p, x in found.items() if isinstance(x, int | float)})
+        return shown_review
     except _Bad as exc:
         raise ReviewError(f"{where}: not an analysis: {exc}") from None
 

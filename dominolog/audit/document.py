@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from dominolog.audit.engine import HandAudit, Judged, MatchAudit, audit_match, others_honest
+from dominolog.audit.fairplay import RENEGE, fair_play, fair_play_doc, others_honest_words
 from dominolog.audit.proof import possible_proof, renege_proof
 from dominolog.audit.rules import rules_with_text
 from dominolog.audit.scoring import scoring_steps
@@ -250,6 +251,12 @@ def build_audit(
         j = judged_of.get((issue.seq, issue.code))
         certainty = "possible" if j is not None and j.decision is not None and j.decision[0] is None else "unverifiable"
         findings.append((ha, _finding(issue, certainty, variant, ha, audit, j)))
+    fp = fair_play(audit)
+    for _, f in findings:
+        alone = fp.others_honest.get(f["seq"]) if f["certainty"] == "possible" and f["code"] == RENEGE else None
+        if alone is not None:
+            f["others_honest"] = alone
+            f["proof"].insert(max(0, len(f["proof"]) - 1), others_honest_words(alone))
     findings.sort(key=lambda x: _rank(x[1]))  # violations first, then the most likely
     least = min_likelihood
     hidden = [(h, f) for h, f in findings if _hidden(f, least)]
@@ -334,6 +341,7 @@ def build_audit(
         },
         "findings": outside,
         "hands": hands,
+        "fairplay": fair_play_doc(fp),
     }
     if least is not None:
         doc["min_likelihood"] = least

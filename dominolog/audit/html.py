@@ -120,6 +120,14 @@ def _finding(f: Mapping[str, Any], hand: int | None, seqs: set[int]) -> str:
             '<span class="likely" title="a violation in this share of the hands the log allows">'
             f"{esc(likely_words(f['likelihood']), 80)}</span>"
         )
+    if isinstance(f.get("others_honest"), Mapping) and isinstance(f["others_honest"].get("share"), int | float):
+        from dominolog.audit.text import likely_words
+
+        likely += (
+            '<span class="likely" title="a violation in this share of the hands the log allows in which the '
+            "player's other passes and draws were honest\">"
+            f"{esc(likely_words(f['others_honest']), 80)} if the others were honest</span>"
+        )
     return (
         f'<div class="finding {certainty}" data-seq="{esc(seq)}">'
         f'<div class="head"><span class="badge {certainty}">{certainty}</span>{likely}'
@@ -386,6 +394,31 @@ def _analysis(review: ShownReview) -> str:
     )
 
 
+def _fair_play(doc: Mapping[str, Any]) -> str:
+    """The fair-play card: each player's evidence of reneging over the match, in words, and by hand."""
+    fp = doc.get("fairplay")
+    if not isinstance(fp, Mapping) or not fp.get("players"):
+        return ""
+    rows = []
+    for p in fp["players"]:
+        ev = p.get("evidence") or {}
+        figure = "proven" if ev.get("log10") is None else f"{ev.get('bayes_factor', 0):.3g}"
+        rows.append(
+            f"<tr><td>{esc(p.get('player'), 200)}</td><td>{esc(figure, 40)}</td>"
+            f"<td>{esc(ev.get('hands'))}</td><td>{esc(ev.get('decisions'))}</td><td>{esc(ev.get('open'))}</td>"
+            f"<td>{esc(p.get('words'))}</td></tr>"
+        )
+    return (
+        '<section class="card" id="fairplay"><h2>Fair play</h2>'
+        '<p class="sub">Evidence of reneging, not a finding: how many times more likely the log is if the player '
+        "sometimes passed or drew while holding a play than if never (a Bayes factor; above 1 leans to reneging, "
+        f"below 1 to honest play). {esc(fp.get('model'))}</p>"
+        "<table><thead><tr><th>Player</th><th>Evidence</th><th>Hands</th><th>Turns</th>"
+        "<th>Open passes and draws</th><th>What it means</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></section>"
+    )
+
+
 def render_html(doc: dict[str, Any], analysis: ShownReview | None = None) -> str:
     """The audit document as one self-contained HTML5 page (inline style, script and pictures);
     ``analysis``: a review of the match, shown beside it."""
@@ -410,7 +443,7 @@ def render_html(doc: dict[str, Any], analysis: ShownReview | None = None) -> str
         f"<title>{html.escape(title)}</title><style>{_asset('report.css')}</style></head>\n<body><main>"
         f"{_head(doc)}{_verdict(doc)}{_analysis(analysis) if analysis is not None else ''}{_chain(doc)}"
         f"{_notes(doc, where)}{match_findings}"
-        f"{''.join(_hand(h, players, analysis) for h in hands)}</main>"
+        f"{''.join(_hand(h, players, analysis) for h in hands)}{_fair_play(doc)}</main>"
         f'<div class="statusbar" role="status">hand <span id="current-hand">{first_hand}</span> &middot; '
         f'seq <span id="current-seq">{first_seq}</span> &middot; &larr; &rarr; to step</div>'
         f"<script>{_asset('report.js')}</script></body></html>\n"

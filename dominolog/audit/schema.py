@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dominolog.knowledge.evidence import EVIDENCE_SCHEMA
+
 _STR_LIST = {"type": "array", "items": {"type": "string"}}
 _TILES = {"type": "array", "items": {"type": "string", "pattern": "^[0-6]-[0-6]$"}}
 _WINNER = {"anyOf": [{"type": "string"}, _STR_LIST, {"type": "null"}]}
@@ -65,6 +67,81 @@ FINDING = {
         "tiles": {**_TILES, "description": "The tiles that make it (or would make it) a violation."},
         "before": {**_KNOWLEDGE, "description": "What each player could hold just before, by the facts alone."},
         "likelihood": {"$ref": "#/$defs/likelihood"},
+        "others_honest": {"$ref": "#/$defs/others_honest"},
+    },
+    "additionalProperties": False,
+}
+
+OTHERS_HONEST = {
+    "type": "object",
+    "description": "A possible renege only: the share of the hands the log allows in which it is a renege, among "
+    "those in which every other pass and draw of the player's was honest (docs/audit.md, Evidence of reneging). "
+    "Counted: `broken` of `worlds` (integers, of the part of the hand that can reach the player's tiles); "
+    "sampled: `margin` (95%) and `samples`.",
+    "required": ["share", "exact"],
+    "properties": {
+        "share": {"type": "number", "minimum": 0, "maximum": 1},
+        "exact": {"type": "boolean"},
+        "broken": {"type": "integer", "minimum": 0},
+        "worlds": {"type": "integer", "minimum": 1},
+        "margin": {"type": "number", "minimum": 0},
+        "samples": {"type": "integer", "minimum": 1},
+    },
+    "additionalProperties": False,
+}
+
+FAIRPLAY = {
+    "type": "object",
+    "description": "Each player's evidence of reneging over the match and by hand (docs/audit.md, Evidence of "
+    "reneging): evidence, never a finding.",
+    "required": ["model", "players"],
+    "properties": {
+        "model": {"type": "string"},
+        "players": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["player", "evidence", "words", "hands"],
+                "properties": {
+                    "player": {"type": "string"},
+                    "evidence": {"$ref": "#/$defs/evidence"},
+                    "words": {"type": "string", "description": "What the figure means, in a sentence."},
+                    "hands": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["hand", "weighed"],
+                            "properties": {
+                                "hand": {"type": "integer"},
+                                "weighed": {
+                                    "type": "boolean",
+                                    "description": "False: the facts leave no world, or a play was set aside.",
+                                },
+                                "evidence": {"$ref": "#/$defs/evidence"},
+                                "plays": {"type": "integer", "minimum": 0},
+                                "passes_and_draws": {"type": "integer", "minimum": 0},
+                                "open": {"type": "integer", "minimum": 0},
+                                "worlds_by_reneges": {
+                                    "type": "array",
+                                    "items": {"type": "integer", "minimum": 0},
+                                    "description": "Counted: the worlds with 0, 1, 2, ... of the player's passes "
+                                    "and draws reneges.",
+                                },
+                                "share_by_reneges": {
+                                    "type": "array",
+                                    "items": {"type": "number", "minimum": 0},
+                                    "description": "Sampled: the share of the sampled worlds with 0, 1, 2, ... "
+                                    "reneges.",
+                                },
+                                "samples": {"type": "integer", "minimum": 1},
+                            },
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "additionalProperties": False,
+            },
+        },
     },
     "additionalProperties": False,
 }
@@ -241,6 +318,7 @@ def audit_schema(base_uri: str) -> dict[str, Any]:
             },
             "findings": {"type": "array", "items": {"$ref": "#/$defs/finding"}},
             "hands": {"type": "array", "items": {"$ref": "#/$defs/hand"}},
+            "fairplay": {"$ref": "#/$defs/fairplay"},
             "min_likelihood": {
                 "type": "number",
                 "minimum": 0,
@@ -253,6 +331,9 @@ def audit_schema(base_uri: str) -> dict[str, Any]:
             "verdict": _verdict(),
             "knowledge": _KNOWN,
             "likelihood": LIKELIHOOD,
+            "others_honest": OTHERS_HONEST,
+            "evidence": EVIDENCE_SCHEMA,
+            "fairplay": FAIRPLAY,
             "finding": FINDING,
             "event": EVENT,
             "hand": HAND,

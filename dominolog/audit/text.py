@@ -48,6 +48,31 @@ def _finding(f: dict[str, Any]) -> list[str]:
     return out
 
 
+def fair_play_lines(fp: dict[str, Any] | None) -> list[str]:
+    """The fair-play section: each player's evidence over the match, in words, and by hand."""
+    if not fp:
+        return []
+    lines = ["", "FAIR PLAY (evidence of reneging, not a finding):"]
+    for p in fp["players"]:
+        lines += _wrap(shown(p["words"], 2000), "  ")
+        hands = []
+        for h in p["hands"]:
+            ev = h.get("evidence")
+            if ev is None:
+                hands.append(f"hand {h['hand']} not weighed")
+            elif ev["log10"] is None:
+                hands.append(f"hand {h['hand']} proven")
+            elif ev.get("fraction"):
+                fr = ev["fraction"]
+                hands.append(f"hand {h['hand']} B = {fr['numerator']}/{fr['denominator']}")
+            else:
+                hands.append(f"hand {h['hand']} B ~ {ev['bayes_factor']:.3g}")
+        if hands:
+            lines += _wrap("; ".join(hands), "    ")
+    lines += _wrap(f"model: {fp['model']}", "  ")
+    return lines
+
+
 def render_text(doc: dict[str, Any]) -> str:
     v = doc["verdict"]
     players = " vs ".join(shown(p, 80) for p in doc["players"])
@@ -74,6 +99,7 @@ def render_text(doc: dict[str, Any]) -> str:
         lines += ["", "OUTSIDE THE HANDS:"]
         for f in doc["findings"]:
             lines += _finding(f)
+    lines += fair_play_lines(doc.get("fairplay"))
     c = doc["chain"]
     status = {"ok": "every stored hash chains", "broken": "BROKEN", "absent": "no hashes stored"}[c["status"]]
     lines += ["", f"CHAIN: {status}; head {c['head']} (fingerprint {c['fingerprint']})"]

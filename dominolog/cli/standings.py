@@ -15,8 +15,9 @@ from dominolog.cli.common import DB_METAVAR, DEFAULT_DB, fail, read_matches, sto
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:  # imported when the command runs
-    from dominolog.club.standings import Analysed
+    from dominolog.club.standings import Analysed, FairPlayWeights
     from dominolog.club.summary import MatchSummary
+    from dominolog.log.reader import MatchLog
 
 
 class Format(StrEnum):
@@ -29,7 +30,7 @@ class Format(StrEnum):
 SUFFIXES = {".txt": "text", ".csv": "csv", ".json": "json", ".html": "html", ".htm": "html"}
 
 
-def _from_files(paths: list[Path]) -> list[MatchSummary]:
+def _from_files(paths: list[Path], fair: dict[str, FairPlayWeights] | None = None) -> list[MatchSummary]:
     from dominolog.club.standings import match_summary
     from dominolog.log.reader import PathError, expand_paths
     from dominolog.store import match_id_of
@@ -52,9 +53,26 @@ def _from_files(paths: list[Path]) -> list[MatchSummary]:
                 continue
             heads.add(s.head)
             out.append(s)
+            if fair is not None:
+                fair[s.head] = _weights(log)
     if twice:
         typer.echo(f"dominolog: {twice} match{'es' * (twice != 1)} given twice, counted once", err=True)
     return out
+
+
+def _weights(log: MatchLog) -> FairPlayWeights:
+    """A match's fair-play weights (``--fairplay``): each player's hands, as the audit weighs them."""
+    from dominolog.audit.fairplay import match_weights
+
+    return match_weights(log)
+
+
+def _store_weights(db: str, summaries: list[MatchSummary]) -> dict[str, FairPlayWeights]:
+    """Each stored match's fair-play weights, by its head (``--fairplay`` with the store)."""
+    from dominolog.audit.fairplay import store_weights
+
+    with store_or_fail(db, create=False, write=False) as store:
+        return dict(store_weights(store, [(s.match_id, s.head) for s in summaries]))
 
 
 #: ``--loss`` with log files
@@ -135,6 +153,15 @@ def standings_cmd(
             "the store keeps an analysis of (dominolog analyze ID --db DB); needs the store.",
         ),
     ] = False,
+    fairplay: Annotated[
+        bool,
+        typer.Option(
+            "--fairplay",
+            help="Add each player's evidence of reneging over the season (every match of the table, as filtered) "
+            "and by event, and the hands and turns it rests on (docs/audit.md, Evidence of reneging): evidence, "
+            "not a finding. Audits every match: slower.",
+        ),
+    ] = False,
 ) -> None:
     """Standings over many matches, one table per variant: each player's (and partnership's) matches
     won, lost, drawn and abandoned, hands won, points for and against, play figures and an OpenSkill
@@ -157,12 +184,15 @@ def standings_cmd(
         by_suffix = SUFFIXES.get(out.suffix.lower()) if out is not None else None
         fmt = Format(by_suffix) if by_suffix else Format.text
     analyses = None
+    fair: dict[str, FairPlayWeights] | None = {} if fairplay else None
     if files:
-        summaries = _from_files(files)
+        summaries = _from_files(files, fair)
     else:
         store_path = db if db is not None else os.environ.get("DOMINOLOG_DB") or DEFAULT_DB
         summaries, analyses = _from_store(store_path, loss)
-    result = standings(summaries, filters, include_invalid, analyses if loss else None)
+        if fairplay:
+            fair = _store_weights(store_path, summaries)
+    result = standings(summaries, filters, include_invalid, analyses if loss else None, fair)
     width = shutil.get_terminal_size((100, 24)).columns if out is None and sys.stdout.isatty() else 100
     text = rendered(result, fmt.value, width)
     if out is None:

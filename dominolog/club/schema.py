@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dominolog.knowledge.evidence import EVIDENCE_SCHEMA
+
 COUNT = {"type": "integer", "minimum": 0}
 NUMBER_OR_NULL = {"type": ["number", "null"]}
 
@@ -48,8 +50,37 @@ LOSS = _obj(
             **NUMBER_OR_NULL,
             "description": "100 x mean over choices of (1 - loss / max(1, best - worst)); null: no choice.",
         },
+        "unforced": {**COUNT, "description": "Decisions with more than one legal option."},
+        "error_rate": {**NUMBER_OR_NULL, "description": "Mean points lost per non-forced decision."},
+        "play_rating": {**NUMBER_OR_NULL, "description": "Points lost per 100 non-forced decisions; 0 is perfect."},
+        "luck": _obj(
+            {
+                "matches": {**COUNT, "description": "Analysed matches with a luck figure (Ghost 13)."},
+                "luck": {"type": "number", "description": "Sum of the deals' luck (exact value less the mean)."},
+                "adjusted": {"type": "number", "description": "The points (theirs minus the other's) less the luck."},
+            },
+            "Luck and the luck-adjusted result over the analysed hands (dominolog/analysis/luck.py).",
+        ),
     },
     "standings --loss: the player's points lost over the counted matches the store keeps an analysis of.",
+)
+
+
+FAIRPLAY = _obj(
+    {
+        "matches": {**COUNT, "description": "Matches weighed (every match of the table the player played)."},
+        "season": {**EVIDENCE_SCHEMA, "description": "Over every match of the table (the season, as filtered)."},
+        "events": {
+            "type": "array",
+            "items": {
+                **EVIDENCE_SCHEMA,
+                "required": ["event", *EVIDENCE_SCHEMA["required"]],
+                "properties": {"event": {"type": "string"}, **EVIDENCE_SCHEMA["properties"]},
+            },
+            "description": 'By the matches\' meta.event ("" when none is given).',
+        },
+    },
+    "standings --fairplay: the player's evidence of reneging (docs/audit.md, Evidence of reneging): not a finding.",
 )
 
 
@@ -149,7 +180,7 @@ def standings_schema(base_uri: str) -> dict[str, Any]:
                 "history": {"type": "array", "items": history},
             }
         ),
-        {"loss": LOSS},
+        {"loss": LOSS, "fairplay": FAIRPLAY},
     )
     partnership = _obj(
         {

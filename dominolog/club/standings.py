@@ -44,6 +44,7 @@ from typing import Protocol
 
 from dominolog.club.ratings import PlayerRating, rate
 from dominolog.club.summary import BLOCKED, MatchSummary, PlayerFigures, parse_time, summarize
+from dominolog.knowledge.evidence import Evidence, HandWeights, combine
 from dominolog.log.reader import Record
 
 #: the key of matches whose variant could not be read
@@ -186,6 +187,8 @@ class Decided(Protocol):
     def best(self) -> int | float: ...
     @property
     def worst(self) -> int | float: ...
+    @property
+    def count(self) -> int: ...
 
 
 @dataclass(slots=True)
@@ -195,6 +198,9 @@ class Analysed:
 
     decisions: Sequence[Decided]
     whole: bool = True
+    #: each player's luck and luck-adjusted result over the match's weighed hands (Ghost 13; empty: none)
+    luck: Mapping[str, float] = field(default_factory=dict)
+    adjusted: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -207,9 +213,19 @@ class LossFigures:
     total_loss: float = 0
     best_played: int = 0
     kept: float = 0.0
+    #: decisions with more than one legal option, and the points lost over them (skill: error rate)
+    unforced: int = 0
+    unforced_loss: float = 0
+    #: luck and luck-adjusted result over the matches with a luck figure, and how many (analysis.luck)
+    luck: float = 0.0
+    adjusted: float = 0.0
+    lucky_matches: int = 0
 
     def add(self, d: Decided) -> None:
         self.decisions += 1
+        if d.count > 1:
+            self.unforced += 1
+            self.unforced_loss += d.loss
         if d.best == d.worst:
             return  # nothing at stake
         self.choices += 1
@@ -229,6 +245,31 @@ class LossFigures:
     def accuracy(self) -> float | None:
         return 100 * self.kept / self.choices if self.choices else None
 
+    @property
+    def error_rate(self) -> float | None:
+        """Mean points lost per non-forced decision (analysis.luck)."""
+        return self.unforced_loss / self.unforced if self.unforced else None
+
+    @property
+    def play_rating(self) -> float | None:
+        """Points lost per 100 non-forced decisions: 0 is perfect play."""
+        rate = self.error_rate
+        return None if rate is None else 100 * rate
+
+
+#: a match's fair-play weights: by player, what each hand weighs (:mod:`dominolog.knowledge.evidence`)
+FairPlayWeights = Mapping[str, Sequence[HandWeights]]
+
+
+@dataclass(slots=True)
+class FairPlayFigures:
+    """A player's evidence of reneging over every match of the table (the season, as filtered) and
+    over each event's (by the matches' ``meta.event``; "" when none is given), and the matches weighed."""
+
+    season: Evidence
+    events: dict[str, Evidence]
+    matches: int
+
 
 @dataclass(slots=True)
 class PlayerRow:
@@ -243,6 +284,8 @@ class PlayerRow:
     place: int | None = None  # by the ordinal, among the rated players
     #: points lost over the counted matches with an analysis (None: not asked, ``--loss``)
     loss: LossFigures | None = None
+    #: evidence of reneging over every match played, invalid ones too (None: not asked, ``--fairplay``)
+    fairplay: FairPlayFigures | None = None
 
     @property
     def block_pips_average(self) -> float | None:
@@ -308,6 +351,8 @@ class Standings:
     read: int = 0
     #: the points lost are shown (``--loss``)
     loss: bool = False
+    #: the evidence of reneging is shown (``--fairplay``)
+    fairplay: bool = False
 
     @property
     def matches(self) -> int:
@@ -331,9 +376,11 @@ def standings(
     filters: Filters | None = None,
     include_invalid: bool = False,
     analyses: Mapping[str, Analysed] | None = None,
+    fairplay: Mapping[str, FairPlayWeights] | None = None,
 ) -> Standings:
     """The standings of the matches the filters keep, one table per variant (sorted by name).
-    ``analyses``: the analysis of each match that has one, by match id (the points lost, ``--loss``)."""
+    ``analyses``: the analysis of each match that has one, by match id (the points lost, ``--loss``);
+    ``fairplay``: each match's fair-play weights, by its head hash (the evidence of reneging, ``--fairplay``)."""
     filters = filters or Filters()
     every = list(summaries)
     kept = [s for s in every if filters.keeps(s)]
@@ -342,7 +389,30 @@ def standings(
         groups.setdefault(s.variant or UNKNOWN, []).append(s)
     order = sorted(groups, key=lambda v: (v == UNKNOWN, v))
     tables = [_table(v, groups[v], include_invalid, analyses) for v in order]
-    return Standings(tables, filters, include_invalid, len(every), analyses is not None)
+    if fairplay is not None:
+        for t in tables:
+            _fair_play(t, fairplay)
+    return Standings(tables, filters, include_invalid, len(every), analyses is not None, fairplay is not None)
+
+
+def _fair_play(table: VariantTable, fairplay: Mapping[str, FairPlayWeights]) -> None:
+    """Each player's evidence of reneging over every match of the table weighed (invalid ones too: a
+    renege makes a match invalid), and by event."""
+    season: dict[str, list[HandWeights]] = {}
+    events: dict[str, dict[str, list[HandWeights]]] = {}
+    weighed: dict[str, int] = {}
+    for s in table.matches:
+        found = fairplay.get(s.head)
+        if found is None:
+            continue
+        for p, hands in found.items():
+            season.setdefault(p, []).extend(hands)
+            events.setdefault(p, {}).setdefault(s.event, []).extend(hands)
+            weighed[p] = weighed.get(p, 0) + 1
+    for row in table.players:
+        if row.name in season:
+            by_event = {e: combine(h) for e, h in sorted(events[row.name].items())}
+            row.fairplay = FairPlayFigures(combine(season[row.name]), by_event, weighed[row.name])
 
 
 def _losses(table: VariantTable, analyses: Mapping[str, Analysed]) -> None:
@@ -360,6 +430,10 @@ def _losses(table: VariantTable, analyses: Mapping[str, Analysed]) -> None:
             row = rows.get(p)
             if row is not None and row.loss is not None:
                 row.loss.matches += 1
+                if p in found.luck and p in found.adjusted:
+                    row.loss.lucky_matches += 1
+                    row.loss.luck += found.luck[p]
+                    row.loss.adjusted += found.adjusted[p]
         for d in found.decisions:
             row = rows.get(d.player)
             if row is not None and row.loss is not None:

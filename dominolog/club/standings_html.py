@@ -4,6 +4,7 @@ each player's history (the rating after each match) under it. No script, nothing
 
 from __future__ import annotations
 
+from dominolog.club import standings_fairplay as fairplay
 from dominolog.club.chart import Series, line_chart
 from dominolog.club.ratings import new_rating
 from dominolog.club.standings import PlayerRow, Standings, VariantTable
@@ -115,7 +116,16 @@ def _losses(t: VariantTable) -> str:
         return line
     table = _table(
         "Points lost (analysis)",
-        ["player", "analysed matches", "choices", "lost per choice", "best move", "accuracy"],
+        [
+            "player",
+            "analysed matches",
+            "choices",
+            "lost per choice",
+            "best move",
+            "accuracy",
+            "non-forced",
+            "play rating",
+        ],
         1,
         [_row([esc(r.name), *loss_cells(r.loss)], 1) for r in t.players],
         [],
@@ -123,7 +133,18 @@ def _losses(t: VariantTable) -> str:
     return table.replace('class="standings"', 'class="standings losses"', 1) + line
 
 
-def _variant(t: VariantTable, include_invalid: bool, loss: bool = False) -> str:
+def _fair_play(t: VariantTable) -> str:
+    """The fair-play table (``--fairplay``): each player's evidence of reneging, season and by event."""
+    return _table(
+        "Fair play (evidence of reneging, not a finding)",
+        ["player", "evidence", "hands", "turns", "by event"],
+        1,
+        [_row([esc(r.name), *(esc(c) for c in fairplay.text_cells(r.fairplay))], 1) for r in t.players],
+        [],
+    )
+
+
+def _variant(t: VariantTable, include_invalid: bool, loss: bool = False, fair: bool = False) -> str:
     if not t.players:
         return (
             f'<section class="card variant" data-variant="{esc(t.variant)}"><h2>{esc(t.title)}</h2>'
@@ -197,7 +218,7 @@ def _variant(t: VariantTable, include_invalid: bool, loss: bool = False) -> str:
         f'<section class="card variant" data-variant="{esc(t.variant)}">'
         f'<h2>{esc(t.title)} <span class="muted">({esc(t.variant)})</span></h2>'
         f'<p class="sub">{esc(counts_line(t, include_invalid))}</p>'
-        f"{standings}{points}{play}{_losses(t) if loss else ''}{rating}</section>"
+        f"{standings}{points}{play}{_losses(t) if loss else ''}{_fair_play(t) if fair else ''}{rating}</section>"
     )
 
 
@@ -209,9 +230,11 @@ def render_html(st: Standings) -> str:
     body = [f'<h1>Standings</h1><p class="sub">{esc(sub, 1000)}</p>']
     if not st.tables:
         body.append(f'<p class="card">No matches (of {st.read} read).</p>')
-    body += [_variant(t, st.include_invalid, st.loss) for t in st.tables]
+    body += [_variant(t, st.include_invalid, st.loss, st.fairplay) for t in st.tables]
     legend = list(LEGEND)
     if st.loss:
         legend += [LOSS_LEGEND, "points lost: " + analysed_line(st.counted, st.analysed, st.partial) + "."]
+    if st.fairplay:
+        legend.append(fairplay.FAIRPLAY_LEGEND)
     body.append('<ul class="legend">' + "".join(f"<li>{esc(line, 1000)}</li>" for line in legend) + "</ul>")
     return html_page("Standings", "".join(body), EXTRA_CSS + (LOSS_CSS if st.loss else ""))

@@ -67,7 +67,7 @@ def store_summaries(
                 warnings.append(f"{shown(str(exc), 400)}: not counted")
                 continue
             if review is not None:
-                analyses[s.match_id] = Analysed(review.decisions, whole)
+                analyses[s.match_id] = Analysed(review.decisions, whole, review.luck, review.adjusted)
     return out, analyses, warnings
 
 
@@ -82,7 +82,7 @@ def rendered(result: Standings, fmt: str, width: int = WIDTH) -> str:
 
         return render_csv(result)
     if fmt == "json":
-        from dominolog.club.standings_render import render_json
+        from dominolog.club.standings_json import render_json
 
         return render_json(result)
     from dominolog.club.standings_html import render_html

@@ -1,5 +1,5 @@
 """The standings as text (Rich tables, one group per variant), CSV (one row per player, or partnership,
-per variant) and JSON (one document: ``schemas/standings.schema.json``).
+per variant) and, in :mod:`dominolog.club.standings_json`, JSON (one document: ``schemas/standings.schema.json``).
 
 Text is for people: every name from a log goes through :func:`dominolog.textsafe.shown` into a Rich
 ``Text`` (never parsed as markup). CSV cells are made formula-safe; JSON keeps names as written.
@@ -16,11 +16,10 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from dominolog import __version__
+from dominolog.club import standings_fairplay as fairplay
 from dominolog.club.ratings import PlayerRating
-from dominolog.club.standings import UNKNOWN, LossFigures, PartnershipRow, PlayerRow, Standings, Tally, VariantTable
+from dominolog.club.standings import UNKNOWN, LossFigures, Standings, Tally, VariantTable
 from dominolog.export import csv_text
-from dominolog.jsontext import dumps
 from dominolog.textsafe import shown
 
 #: what the columns mean, in a few lines (text and HTML show it under the tables)
@@ -44,12 +43,16 @@ LOSS_LEGEND = (
     "points lost (--loss): over the counted matches with an analysis kept in the store (dominolog analyze ID "
     "--db DB), per choice (a decision whose options are not all worth the same): the best option's value minus "
     "the move's; best move: the share of choices where one was played; accuracy: 100 x mean over choices of "
-    "(1 - loss / max(1, best - worst))."
+    "(1 - loss / max(1, best - worst)); play rating: points lost per 100 non-forced decisions (more than one "
+    "legal option), 0 is perfect play; luck (Ghost 13): each deal's exact value for the leader less its mean over "
+    "random deals, summed over the analysed hands, and the luck-adjusted result: the points less the luck "
+    "(dominolog/analysis/luck.py)."
 )
 
 #: the CSV's columns with --loss, after the others
 LOSS_HEADER = [
     "analysed_matches", "decisions", "choices", "points_lost", "points_lost_per_choice", "best_move_rate", "accuracy",
+    "unforced", "error_rate", "play_rating",
 ]  # fmt: skip
 
 #: the CSV's columns: where a figure has no base (no hands, not rated, a partnership's play) the cell is empty
@@ -91,9 +94,10 @@ def analysed_line(counted: int, analysed: int, partial: int) -> str:
 
 
 def loss_cells(f: LossFigures | None) -> list[str]:
-    """analysed matches, choices, points lost per choice, best move rate, accuracy."""
+    """analysed matches, choices, points lost per choice, best move rate, accuracy, non-forced decisions,
+    play rating."""
     if f is None:
-        return ["-"] * 5
+        return ["-"] * 7
     rate = fixed(f.match_rate, 1)
     return [
         str(f.matches),
@@ -101,6 +105,8 @@ def loss_cells(f: LossFigures | None) -> list[str]:
         fixed(f.average_loss),
         rate + "%" if rate != "-" else rate,
         fixed(f.accuracy, 1),
+        str(f.unforced),
+        fixed(f.play_rating, 1),
     ]
 
 
@@ -157,7 +163,7 @@ def _table(title: str, headers: list[str], first_left: int) -> Table:
     return table
 
 
-def _variant_group(t: VariantTable, include_invalid: bool, loss: bool = False) -> Group:
+def _variant_group(t: VariantTable, include_invalid: bool, loss: bool = False, fair: bool = False) -> Group:
     invalid = "invalid\n(counted)" if include_invalid else "invalid\nnot counted"
     record = _table(
         "Record and rating",
@@ -230,13 +236,29 @@ def _variant_group(t: VariantTable, include_invalid: bool, loss: bool = False) -
         if t.analysed:
             lost = _table(
                 "Points lost (analysis)",
-                ["player", "analysed\nmatches", "choices", "lost per\nchoice", "best\nmove", "accuracy"],
+                [
+                    "player",
+                    "analysed\nmatches",
+                    "choices",
+                    "lost per\nchoice",
+                    "best\nmove",
+                    "accuracy",
+                    "non-\nforced",
+                    "play\nrating",
+                ],
                 1,
             )
             for r in t.players:
                 lost.add_row(_name(r.name), *loss_cells(r.loss))
             parts.append(lost)
         parts.append(Text(analysed_line(len(t.counted), len(t.analysed), t.partial)))
+    if fair:
+        fp = _table(
+            "Fair play (evidence of reneging, not a finding)", ["player", "evidence", "hands", "turns", "by event"], 1
+        )
+        for r in t.players:
+            fp.add_row(_name(r.name), *fairplay.text_cells(r.fairplay))
+        parts += [Text(""), fp]
     return Group(*parts)
 
 
@@ -264,13 +286,15 @@ def render_text(st: Standings, width: int = 100) -> str:
     console.print(head)
     for t in st.tables:
         console.print()
-        console.print(_variant_group(t, st.include_invalid, st.loss))
+        console.print(_variant_group(t, st.include_invalid, st.loss, st.fairplay))
     console.print()
     for line in LEGEND:
         console.print(Text(line))
     if st.loss:
         console.print(Text(LOSS_LEGEND))
         console.print(Text("points lost: " + analysed_line(st.counted, st.analysed, st.partial) + "."))
+    if st.fairplay:
+        console.print(Text(fairplay.FAIRPLAY_LEGEND))
     return _trimmed(out.getvalue())
 
 
@@ -311,11 +335,12 @@ def _csv_rows(st: Standings) -> Iterator[list[Any]]:
                 r.figures.timed_moves,
                 fixed(r.seconds_per_move, 1, ""),
                 *(_loss_csv(r.loss) if st.loss else []),
+                *(fairplay.csv_cells(r.fairplay) if st.fairplay else []),
             ]
         for p in t.partnerships:
             yield [*base, "partnership", p.name, "", "", "", "", "", *_tally_cells(p.tally, st.include_invalid)] + [
                 ""
-            ] * (8 + (len(LOSS_HEADER) if st.loss else 0))
+            ] * (8 + (len(LOSS_HEADER) if st.loss else 0) + (len(fairplay.FAIRPLAY_HEADER) if st.fairplay else 0))
 
 
 def _loss_csv(f: LossFigures | None) -> list[Any]:
@@ -329,6 +354,9 @@ def _loss_csv(f: LossFigures | None) -> list[Any]:
         fixed(f.average_loss, 2, ""),
         fixed(f.match_rate, 1, ""),
         fixed(f.accuracy, 1, ""),
+        f.unforced,
+        fixed(f.error_rate, 4, ""),
+        fixed(f.play_rating, 2, ""),
     ]
 
 
@@ -360,140 +388,5 @@ def _tally_cells(t: Tally, include_invalid: bool) -> list[Any]:
 def render_csv(st: Standings) -> str:
     """One row per player per variant, then one per partnership (``kind``); numbers as numbers,
     booleans ``true``/``false``, an empty cell where a figure has no base (no hands, not rated)."""
-    return csv_text(_csv_rows(st), CSV_HEADER + (LOSS_HEADER if st.loss else []))
-
-
-# -- JSON --------------------------------------------------------------------------------------------
-
-
-def _tally_json(t: Tally) -> dict[str, Any]:
-    return {
-        "record": {
-            "played": t.played,
-            "won": t.won,
-            "lost": t.lost,
-            "drawn": t.drawn,
-            "abandoned": t.abandoned,
-            "invalid": t.invalid,
-            "in_progress": t.in_progress,
-        },
-        "hands": {"played": t.hands, "won_domino": t.won_domino, "won_block": t.won_block, "won_other": t.won_other},
-        "points": {
-            "for": t.points_for,
-            "against": t.points_against,
-            "for_per_hand": _round(t.per_hand(t.points_for), 4),
-            "against_per_hand": _round(t.per_hand(t.points_against), 4),
-        },
-    }
-
-
-def _loss_json(f: LossFigures) -> dict[str, Any]:
-    return {
-        "matches": f.matches,
-        "decisions": f.decisions,
-        "choices": f.choices,
-        "points_lost": _number(f.total_loss),
-        "per_choice": _round(f.average_loss, 4),
-        "best_move_rate": _round(f.match_rate, 2),
-        "accuracy": _round(f.accuracy, 2),
-    }
-
-
-def _player_json(r: PlayerRow) -> dict[str, Any]:
-    f = r.figures
-    rating = r.rating
-    loss = {"loss": _loss_json(r.loss)} if r.loss is not None else {}
-    return {
-        "name": r.name,
-        "place": r.place,
-        "rating": None
-        if rating is None
-        else {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal, "matches": rating.matches},
-        **_tally_json(r.tally),
-        "play": {
-            "hands": f.hands,
-            "block_hands": f.block_hands,
-            "block_pips": f.block_pips,
-            "block_pips_average": _round(r.block_pips_average, 4),
-            "passes": f.passes,
-            "draws": f.draws,
-            "passes_per_hand": _round(r.passes_per_hand, 4),
-            "draws_per_hand": _round(r.draws_per_hand, 4),
-            "timed_moves": f.timed_moves,
-            "move_seconds": f.move_seconds,
-            "seconds_per_move": _round(r.seconds_per_move, 4),
-            "reneges": r.reneges,
-            "possible_reneges": r.possible_reneges,
-        },
-        "history": []
-        if rating is None
-        else [
-            {"match_id": h.match_id, "date": h.date, "mu": h.mu, "sigma": h.sigma, "ordinal": h.ordinal}
-            for h in rating.history
-        ],
-        **loss,
-    }
-
-
-def _partnership_json(p: PartnershipRow) -> dict[str, Any]:
-    return {"name": p.name, "players": list(p.players), **_tally_json(p.tally)}
-
-
-def standings_document(st: Standings) -> dict[str, Any]:
-    """The standings as one JSON document (``schemas/standings.schema.json``)."""
-    f = st.filters
-    variants = []
-    for t in st.tables:
-        counted = {id(s) for s in t.counted}
-        rated = {id(s) for s in t.rated}
-        analysed = {id(s) for s in t.analysed}
-        variants.append(
-            {
-                "variant": t.variant,
-                "title": t.title,
-                "higher_wins": t.higher_wins,
-                "counts": {
-                    "matches": len(t.matches),
-                    "counted": len(t.counted),
-                    "invalid": t.invalid,
-                    "in_progress": t.in_progress,
-                    "rated": len(t.rated),
-                },
-                "players": [_player_json(r) for r in t.players],
-                "partnerships": [_partnership_json(p) for p in t.partnerships],
-                "matches": [
-                    {
-                        "id": s.match_id,
-                        "date": s.date,
-                        "status": s.status,
-                        "counted": id(s) in counted,
-                        "rated": id(s) in rated,
-                        **({"analysed": id(s) in analysed} if st.loss else {}),
-                    }
-                    for s in t.matches
-                ],
-                **({"analysis": _analysis_json(len(t.counted), len(t.analysed), t.partial)} if st.loss else {}),
-            }
-        )
-    return {
-        "generator": f"dominolog {__version__}",
-        "filters": {
-            "variant": f.variant,
-            "meta": dict(f.meta),
-            "since": f.since.isoformat() if f.since else None,
-            "until": f.until.isoformat() if f.until else None,
-            "include_invalid": st.include_invalid,
-        },
-        "matches": {"read": st.read, "selected": st.matches},
-        "variants": variants,
-        "legend": list(LEGEND) + ([LOSS_LEGEND] if st.loss else []),
-        **({"analysis": _analysis_json(st.counted, st.analysed, st.partial)} if st.loss else {}),
-    }
-
-
-def _analysis_json(counted: int, analysed: int, partial: int) -> dict[str, int]:
-    return {"counted": counted, "analysed": analysed, "partial": partial}
-
-
-def render_json(st: Standings) -> str:
-    return dumps(standings_document(st), indent=2) + "\n"
+    extra = (LOSS_HEADER if st.loss else []) + (fairplay.FAIRPLAY_HEADER if st.fairplay else [])
+    return csv_text(_csv_rows(st), CSV_HEADER + extra)

@@ -48,12 +48,26 @@ def _one_world(worlds: Worlds, order: list[Tile], rng: random.Random) -> tuple[f
     """One world, placed tile by tile, and its weight (the product of the slots each tile chose
     among); whether the rule is broken in it."""
     tr = worlds.tracker
-    adj, inside = worlds.adj, worlds.inside
+    inside = worlds.inside
+    log_w, placed = place_world(worlds, order, rng)
+    state = tr.start
+    for t in order:
+        if placed[t] in inside[t]:
+            state = tr.add(state, tr.role(t), 1)
+    return log_w, tr.broken(state)
+
+
+def place_world(worlds: Worlds, order: list[Tile], rng: random.Random) -> tuple[float, dict[Tile, int]]:
+    """One world drawn by sequential importance sampling: the tiles of ``order`` placed one at a
+    time, each in a group drawn with its free places as weight among those that still leave a world
+    for the rest; the log of its weight (the product of the places each tile chose among) and each
+    tile's group."""
+    adj = worlds.adj
+    placed: dict[Tile, int] = {}
     where = dict(worlds.start)  # a world of the tiles not yet placed: tile -> group
     members: list[set[Tile]] = [set() for _ in worlds.caps]
     for t, g in where.items():
         members[g].add(t)
-    state = tr.start
     log_w = 0.0
     for t in order:
         home = where[t]
@@ -92,9 +106,8 @@ def _one_world(worlds: Worlds, order: list[Tile], rng: random.Random) -> tuple[f
             where[u] = nxt
             at = nxt
         del where[t]
-        if g in inside[t]:
-            state = tr.add(state, tr.role(t), 1)
-    return log_w, tr.broken(state)
+        placed[t] = g
+    return log_w, placed
 
 
 def estimate(log_weights: list[float], hits: Iterable[bool]) -> Likelihood:

@@ -204,6 +204,15 @@ class Knowing:
                 return None
         return self._document
 
+    def fair_play(self) -> list[str]:
+        """Each player's evidence of reneging over the match, in words (the audit document's), and the
+        model it rests on last; empty when there is no document."""
+        doc = self.document()
+        fp = doc.get("fairplay") if doc is not None else None
+        if not fp:
+            return []
+        return [str(p["words"]) for p in fp["players"]] + [f"model: {fp['model']}"]
+
     def findings_at(self, seq: int, report_issues: Iterable[tuple[Issue, bool]] = ()) -> list[dict[str, Any]]:
         """The findings at the event ``seq`` (FINDING dicts of the audit document: certainty, code,
         message, rules, proof, tiles); without a document, made from ``report_issues`` (issue,

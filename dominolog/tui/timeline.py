@@ -244,6 +244,10 @@ class Timeline:
         issues = [(m.issue, m.kind == "violation") for m in self.marks_at(index)]
         return self.knowing.findings_at(self.seqs[index], issues)
 
+    def fair_play(self) -> list[str]:
+        """Each player's evidence of reneging over the match, in words (:meth:`Knowing.fair_play`)."""
+        return self.knowing.fair_play()
+
     # -- what the log knows later ------------------------------------------------
     def later(self, index: int) -> Later:
         """The tiles each hidden hand surely held after the event at ``index``, beyond what was known then."""

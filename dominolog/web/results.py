@@ -225,6 +225,7 @@ def standings_of(
     include_invalid: bool = False,
     loss: bool = False,
     seen: Sight | None = None,
+    fairplay: bool = False,
 ) -> str:
     """What ``dominolog standings --db DB --format FMT`` (and its filters) writes to a file or a pipe;
     ``seen``: of the matches this request may read only (private events)."""
@@ -238,7 +239,12 @@ def standings_of(
         raise HTTPException(422, str(exc)) from None
     ids = None if seen is None else [r["id"] for r in seen.rows(store.list_matches())]
     summaries, analyses, _ = store_summaries(store, loss, ids)
-    return rendered(standings(summaries, filters, include_invalid, analyses if loss else None), fmt)
+    fair = None
+    if fairplay:  # each player's evidence of reneging (standings --fairplay): every match audited
+        from dominolog.audit.fairplay import store_weights
+
+        fair = store_weights(store, [(s.match_id, s.head) for s in summaries])
+    return rendered(standings(summaries, filters, include_invalid, analyses if loss else None, fair), fmt)
 
 
 @router.get("/m/{match_id}/audit", include_in_schema=False)
@@ -344,7 +350,10 @@ def standings_api(
     until: str | None = None,
     include_invalid: bool = False,
     loss: bool = False,
+    fairplay: bool = False,
 ) -> Response:
     store = _store(request)
-    text = standings_of(store, format, variant, meta, since, until, include_invalid, loss, sight(request, store))
+    text = standings_of(
+        store, format, variant, meta, since, until, include_invalid, loss, sight(request, store), fairplay
+    )
     return _html(text) if format == "html" else Response(text, media_type=MEDIA[format])

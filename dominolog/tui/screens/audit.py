@@ -35,12 +35,16 @@ def _safe(value: object, limit: int = 2000) -> str:
 
 
 def paragraphs(
-    record: Record, findings: Sequence[Mapping[str, Any]], known: Mapping[str, Known] | None = None, hidden: str = ""
+    record: Record,
+    findings: Sequence[Mapping[str, Any]],
+    known: Mapping[str, Known] | None = None,
+    hidden: str = "",
+    fair: Sequence[str] = (),
 ) -> list[tuple[int, Text]]:
     """The explanation, as paragraphs each with its indent: the event, each finding (certainty,
     code, message, rules, proof, tiles), then each hidden hand as the whole log shows it after the
     event. A paragraph's lines wrap at its indent. ``hidden``: what ``--min-likelihood`` left out
-    here, in words."""
+    here, in words; ``fair``: each player's evidence of reneging over the match, in words."""
     out: list[tuple[int, Text]] = []
     head = Text()
     head.append(f"seq {record.seq} (line {record.line}): ", style="bold")
@@ -79,6 +83,11 @@ def paragraphs(
         tiles = f.get("tiles") or []
         if tiles:
             out.append((2, Text.assemble(("tiles that decide it: ", "dim"), " ".join(_safe(t, 10) for t in tiles))))
+    if fair:
+        out.append((0, Text("")))
+        out.append((0, Text("fair play over the match (evidence of reneging, not a finding)", style="bold")))
+        for sentence in fair:
+            out.append((2, Text(_safe(sentence))))
     if known:
         out.append((0, Text("")))
         out.append((0, Text("what the whole log shows after this event", style="bold")))
@@ -91,17 +100,27 @@ def paragraphs(
 
 
 def explanation(
-    record: Record, findings: Sequence[Mapping[str, Any]], known: Mapping[str, Known] | None = None, hidden: str = ""
+    record: Record,
+    findings: Sequence[Mapping[str, Any]],
+    known: Mapping[str, Known] | None = None,
+    hidden: str = "",
+    fair: Sequence[str] = (),
 ) -> Group:
     """:func:`paragraphs` drawn: each paragraph's lines wrap at its indent."""
-    return Group(*(Padding(text, (0, 0, 0, indent)) for indent, text in paragraphs(record, findings, known, hidden)))
+    drawn = paragraphs(record, findings, known, hidden, fair)
+    return Group(*(Padding(text, (0, 0, 0, indent)) for indent, text in drawn))
 
 
 def plain(
-    record: Record, findings: Sequence[Mapping[str, Any]], known: Mapping[str, Known] | None = None, hidden: str = ""
+    record: Record,
+    findings: Sequence[Mapping[str, Any]],
+    known: Mapping[str, Known] | None = None,
+    hidden: str = "",
+    fair: Sequence[str] = (),
 ) -> str:
     """:func:`paragraphs` as plain text, one line a paragraph (for tests)."""
-    return "\n".join(" " * indent + text.plain for indent, text in paragraphs(record, findings, known, hidden))
+    drawn = paragraphs(record, findings, known, hidden, fair)
+    return "\n".join(" " * indent + text.plain for indent, text in drawn)
 
 
 class AuditScreen(ModalScreen[None]):
@@ -119,23 +138,27 @@ class AuditScreen(ModalScreen[None]):
         findings: Sequence[Mapping[str, Any]],
         known: Mapping[str, Known] | None = None,
         hidden: str = "",
+        fair: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.record = record
         self.findings = list(findings)
         self.known = known
         self.hidden = hidden
+        self.fair = list(fair)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="audit-box"):
             yield Label(f"the audit of seq {self.record.seq} (escape closes)", id="audit-title")
             with VerticalScroll(id="audit-scroll"):
-                yield Static(explanation(self.record, self.findings, self.known, self.hidden), id="audit-text")
+                yield Static(
+                    explanation(self.record, self.findings, self.known, self.hidden, self.fair), id="audit-text"
+                )
 
     @property
     def text(self) -> str:
         """The explanation shown, as plain text, one line a paragraph (for tests)."""
-        return plain(self.record, self.findings, self.known, self.hidden)
+        return plain(self.record, self.findings, self.known, self.hidden, self.fair)
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#audit-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)

@@ -337,7 +337,8 @@ class ReplayScreen(Screen[None]):
         known = None
         if hand is not None and hand.hidden:
             known = tl.knowing.hands_at(tl.seqs[i], hand.number)
-        self.app.push_screen(AuditScreen(tl.records[i], tl.findings_at(i), known, tl.hidden_at(i)))
+        fair = tl.fair_play() if hand is not None and hand.hidden else []
+        self.app.push_screen(AuditScreen(tl.records[i], tl.findings_at(i), known, tl.hidden_at(i), fair))
 
     def action_matches(self) -> None:
         """The matches of the file or the store: the one picked is shown (:meth:`load`)."""

@@ -87,10 +87,11 @@ def figures(review: ShownReview, width: int = 60) -> list[Text]:
         return []
     names = [shown(p.name, 16) for p in review.summary]
     name_w = max(len(n) for n in names)
+    luck = bool(review.luck)
     heads = (
-        ("lost a choice", "choices", "best move", "accuracy")
-        if width >= name_w + 43
-        else ("lost", "choices", "best", "acc.")
+        ("lost a choice", "choices", "best move", "accuracy", "rating") + (("luck", "adjusted") if luck else ())
+        if width >= name_w + 53 + (18 if luck else 0)
+        else ("lost", "choices", "best", "acc.", "rating") + (("luck", "adj.") if luck else ())
     )
     widths = [max(len(h), 6) for h in heads]
     head = Text(" " * name_w, style="bold")
@@ -98,7 +99,17 @@ def figures(review: ShownReview, width: int = 60) -> list[Text]:
         head.append(f"  {h:>{w}}", style="bold")
     lines = [head]
     for p, name in zip(review.summary, names, strict=True):
-        cells = (f"{p.average_loss:.2f}", str(p.choices), f"{p.match_rate:.1f}%", f"{p.accuracy:.1f}")
+        rating = review.play_rating(p.name)[1]
+        cells: tuple[str, ...] = (
+            f"{p.average_loss:.2f}",
+            str(p.choices),
+            f"{p.match_rate:.1f}%",
+            f"{p.accuracy:.1f}",
+            "-" if rating is None else f"{rating:.0f}",
+        )
+        if luck:
+            lk, adj = review.luck.get(p.name), review.adjusted.get(p.name)
+            cells += ("-" if lk is None else f"{lk:+.0f}", "-" if adj is None else f"{adj:+.0f}")
         line = Text(f"{name:<{name_w}}", style="bold")
         for c, w in zip(cells, widths, strict=True):
             line.append(f"  {c:>{w}}")
