@@ -17,8 +17,8 @@ import orjson
 from dominolog.jsontext import c1_escaped
 from dominolog.log.parts import Part, parts_of, read_part
 from dominolog.log.reader import MatchLog, PathError, Record, expand_paths, iter_matches
-from dominolog.recording.notation import iter_matches_any
 from dominolog.reducer import MatchReport, verify_match
+from dominolog.reducer.notation import iter_matches_any
 from dominolog.textsafe import shown
 
 
@@ -51,7 +51,7 @@ def verify_paths(paths: Iterable[Path | str]) -> Iterator[MatchReport]:
 def expect_check(records: list[Record], head: str, expect: str) -> dict[str, Any]:
     """The chain of one match against a fingerprint (``--expect-head FP[@SEQ]``): ``{"given", "ok",
     "message"}``."""
-    from dominolog.audit.document import check_expect
+    from dominolog.log.expect import check_expect
     from dominolog.reducer.chain import HashChain
 
     chain = HashChain()

@@ -57,7 +57,8 @@ def audit(
     shows the match's analysis, when there is one (each decision's rank and points lost).
     Exit 0 valid, 1 violations, a fingerprint that does not match or an analysis not of this match,
     2 usage error."""
-    from dominolog.audit.document import ExpectError, build_audit, exit_code, parse_expect, without_pictures
+    from dominolog.audit.document import build_audit, exit_code, without_pictures
+    from dominolog.log.expect import ExpectError, parse_expect
 
     if format not in ("text", "json", "html"):
         fail(f"--format {shown(format, 40)!r}: choose text, json or html")

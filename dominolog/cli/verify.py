@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -82,7 +81,7 @@ def verify(
     if dask is not None:
         _check_dask(dask, db, jobs)
     if expect_head is not None:
-        from dominolog.audit.document import ExpectError, parse_expect
+        from dominolog.log.expect import ExpectError, parse_expect
 
         try:
             parse_expect(expect_head)
@@ -166,49 +165,30 @@ def _reports(
     jobs: int = 1,
     dask: str | None = None,
 ) -> Iterator[tuple[MatchReport, dict[str, Any] | None]]:
-    """The report of every match asked for, as each is checked (a progress bar on a terminal), with the
-    fingerprint check of ``--expect-head``; no bar with ``bar`` False (``--quiet``). ``jobs`` > 1: the
-    files (a big one in parts of whole matches) are checked in that many processes, and the reports
-    come in the files' order all the same; ``dask``: on that Dask cluster (``--dask``), likewise."""
-    from dominolog.log.reader import PathError, expand_paths
-    from dominolog.recording.notation import iter_matches_any
-    from dominolog.verify import expect_check, file_parts, file_reports, match_report, task_bytes
+    """The report of every match asked for, as :mod:`dominolog.verify_jobs` checks it (a progress bar on
+    a terminal), with the fingerprint check of ``--expect-head``; no bar with ``bar`` False
+    (``--quiet``). A path that cannot be read, or a Dask cluster that cannot be used, is exit 2."""
+    from dominolog.log.reader import PathError
+    from dominolog.verify_jobs import file_reports_all, files_and_sizes, stored_reports
 
     if db is not None:
-        from dominolog.store import verify_stored
-
         with store_or_fail(db, create=False) as store:
             wanted = [match_id_or_fail(store, db, m) for m in paths] if paths else store.match_ids()
-            for m in wanted:
-                r = verify_stored(store, m)
-                if expect is None:
-                    yield r, None
-                else:
-                    yield r, expect_check([rec for rec, _ in store.records(m)], r.head, expect)
+            yield from stored_reports(store, wanted, expect)
         return
     try:
-        files = expand_paths(paths)
-        sizes = [f.stat().st_size if f.is_file() else 0 for f in files]
+        files, sizes = files_and_sizes(paths)
         with LateProgress(sum(sizes), "verifying", enabled=bar) as progress:
-            if dask is not None:
-                yield from _dask_reports(dask, files, sizes, expect, progress)
+            checked = file_reports_all(files, sizes, expect, jobs=jobs, dask=dask, advance=progress.advance)
+            if dask is None:
+                yield from checked
                 return
-            tasks = file_parts(files, jobs) if jobs > 1 else []
-            if len(tasks) > 1:
-                from concurrent.futures import ProcessPoolExecutor
+            from dominolog.distributed import ClusterError
 
-                n = len(tasks)
-                with ProcessPoolExecutor(max_workers=jobs) as pool:
-                    paths_, parts = [f for f, _ in tasks], [p for _, p in tasks]
-                    done_all = pool.map(file_reports, paths_, [expect] * n, [None] * n, parts)
-                    for (f, part), done in zip(tasks, done_all, strict=True):
-                        progress.advance(task_bytes(f, part), sum(r.events for r, _ in done))
-                        yield from done
-                return
-            for f in files:
-                for log in iter_matches_any(f):
-                    progress.advance(sum(len(r.data) + 1 for r in log.records), len(log.records))
-                    yield match_report(log, expect)
+            try:
+                yield from checked
+            except ClusterError as exc:
+                fail(shown(str(exc), 2000))
     except PathError as exc:
         fail(shown(str(exc), 2000))
 
@@ -225,19 +205,3 @@ def _check_dask(target: str, db: str | None, jobs: int) -> None:
         parse_target(target)
     except ClusterError as exc:
         fail(shown(str(exc), 300))
-
-
-def _dask_reports(
-    target: str, files: list[Path], sizes: list[int], expect: str | None, progress: LateProgress
-) -> Iterator[tuple[MatchReport, dict[str, Any] | None]]:
-    """The reports of ``verify --dask``: the files checked on the cluster, in the files' order. A cluster
-    that cannot be used (Dask not installed, no scheduler at the address, no worker) is exit 2."""
-    from dominolog.distributed import ClusterError, dask_client, verify_files
-
-    try:
-        with dask_client(target, quiet=True) as client:
-            for size, (_, done) in zip(sizes, verify_files(client, files, expect), strict=True):
-                progress.advance(size, sum(r.events for r, _ in done))
-                yield from done
-    except ClusterError as exc:
-        fail(shown(str(exc), 2000))
