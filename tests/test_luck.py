@@ -95,11 +95,12 @@ def test_luck_sums_to_zero_in_expectation_over_many_deals() -> None:
 
 
 def test_the_review_says_luck_and_skill_in_json_text_and_html() -> None:
+    from dominolog.analysis.luck import review_document
     from dominolog.analysis.review_html import render_html
     from dominolog.analysis.review_text import render_text
 
     review, _ = one_hand(3)
-    doc = review.as_dict()["luck_and_skill"]
+    doc = review_document(review)["luck_and_skill"]
     assert doc["deal_mean"] == {"value": GHOST13_DEAL_MEAN, "margin": 4.19, "deals": 600}
     (h,) = doc["hands"]
     assert sum(doc["luck"].values()) == 0 and doc["luck"] == h["luck"]

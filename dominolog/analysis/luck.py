@@ -215,3 +215,13 @@ def luck_and_skill(review: MatchReview) -> LuckAndSkill | None:
         else:
             out.hands.append(found)
     return out
+
+
+def review_document(review: MatchReview) -> dict[str, Any]:
+    """The review as ``analyze --json`` writes it (and the store keeps it): its own document, with the
+    luck and skill of the match where they can be told."""
+    doc = review.as_dict()
+    found = luck_and_skill(review)
+    if found is not None:
+        doc["luck_and_skill"] = found.as_dict()
+    return doc

@@ -206,11 +206,6 @@ class MatchReview:
             out["sampling"] = self.sampling.as_dict()
         elif self.note is None:
             out["method"] = "exact"
-        from dominolog.analysis.luck import luck_and_skill  # luck imports this module
-
-        found = luck_and_skill(self)
-        if found is not None:
-            out["luck_and_skill"] = found.as_dict()
         return out
 
 

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
+from dominolog.analysis.luck import review_document
+
 if TYPE_CHECKING:
     from dominolog.analysis.results import HandReview, MatchReview
     from dominolog.analysis.sampling import SampledPlan
@@ -150,7 +152,7 @@ def kept_or_made(
     saved = True
     if review.head == row["head"]:
         try:
-            store.save_analysis(mid, row["head"], VERSION, settings, review.as_dict())
+            store.save_analysis(mid, row["head"], VERSION, settings, review_document(review))
         except ReadOnlyError:
             saved = False
     return review, saved
@@ -188,4 +190,4 @@ def review_in_child(target: str, match_id: str, events: int) -> tuple[str, dict[
     if log.orphan or not records:
         return None
     review = review_match(log)
-    return review.head or "", review.as_dict()
+    return review.head or "", review_document(review)

@@ -176,7 +176,9 @@ def analyze(
 def _report(reviews: list[MatchReview], format: str, out: Path | None) -> None:
     said = "analysed" if any(r.note is None for r in reviews) else reviews[0].note or "analysed"
     if format == "json":
-        doc = reviews[0].as_dict() if len(reviews) == 1 else {"reviews": [r.as_dict() for r in reviews]}
+        from dominolog.analysis.luck import review_document
+
+        doc = review_document(reviews[0]) if len(reviews) == 1 else {"reviews": [review_document(r) for r in reviews]}
         write_report(dumps(doc, indent=1) + "\n", out, said)
     elif format == "html":
         from dominolog.analysis.review_html import render_html

@@ -150,9 +150,10 @@ def analysis_of(store: Store, match_id: str, fmt: str = "html", analysing: bool 
     hand = max((h.number for h in review.hands), default=0)
     as_of = f"as of seq {seq}, hand {hand}: the match has moved on since (the next analysis is being made)"
     if fmt == "json":
+        from dominolog.analysis.luck import review_document
         from dominolog.jsontext import dumps
 
-        return dumps(review.as_dict(), indent=1) + "\n", seq
+        return dumps(review_document(review), indent=1) + "\n", seq
     if fmt == "text":
         from dominolog.analysis.review_text import render_text
 
