@@ -28,6 +28,7 @@ from dominolog.log.writer import dump_line, like_the_match
 from dominolog.reducer import MatchReducer, MatchReport, record_canon, refusal_message, refusals
 from dominolog.state import Issue
 from dominolog.store.errors import ConflictError, FullMatchError, RefusedError
+from dominolog.store.rows import projection_rows
 from dominolog.textsafe import shown
 
 
@@ -107,6 +108,9 @@ class Appending:
 
     @staticmethod
     def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def _write_match_row(self, match_id: str, match_row: tuple[Any, ...]) -> None:
         raise NotImplementedError
 
     def fold_of(self, match_id: str) -> Fold:
@@ -196,7 +200,8 @@ class Appending:
                     ) from None
                 fold.seq, fold.head = seq, chain
                 self._touched[-1].add(match_id)
-                self._project_fold(match_id, fold)
+                at = rec.obj.get("at") if rec.obj is not None else None
+                self._project_fold(match_id, fold, at if isinstance(at, str) else None)
         except BaseException:
             if folding:  # whatever the fold holds now, the next append folds afresh (a seq taken before: kept)
                 self._folds.pop(match_id, None)
@@ -222,16 +227,21 @@ class Appending:
                 f"the match_start names the match {shown(given_id)}, not {shown(match_id)}; nothing was written"
             )
 
-    def _project_fold(self, match_id: str, fold: Fold) -> None:
+    def _project_fold(self, match_id: str, fold: Fold, at: str | None) -> None:
         """Bring the match's projections up to its fold, writing only what changed: its row of
-        ``matches`` and the hands closed since the last append."""
+        ``matches`` (its ``last_at``: ``at``, the time of the event just appended, else the one it had:
+        never the match read again) and the hands closed since the last append."""
         report = fold.reducer.report(view=True)
         if fold.hands < 0 or fold.hands > len(report.hands):
             self.conn.execute("DELETE FROM hands WHERE match_id = ?", (match_id,))
             fold.hands = 0
-        match_row, hand_rows = self.projection_of(match_id, report, fold.hands)
-        self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
-        self.conn.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_row)
+        if at is None:
+            had = self.conn.execute("SELECT * FROM matches WHERE id = ? LIMIT 1", (match_id,))
+            names = [d[0] for d in had.description]
+            row = had.fetchone()
+            at = dict(zip(names, row, strict=True)).get("last_at") if row is not None else None
+        match_row, hand_rows = projection_rows(match_id, report, self.start_of(match_id), fold.hands, at)
+        self._write_match_row(match_id, match_row)
         self.conn.executemany(
             'INSERT INTO hands (match_id, number, "end", winner, points) VALUES (?, ?, ?, ?, ?)', hand_rows
         )

@@ -268,7 +268,7 @@ def _write(
                 ) from None
             if before is not None:
                 return Response(before[1], status_code=before[0], media_type="application/json")
-        answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq)
+        answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq, token.id)
         text = json.dumps(answer.body, ensure_ascii=False)
         if key is not None:
             store.keep_answer(token.id, key, answer.status, text, request_print)
@@ -283,13 +283,14 @@ def _target(request: Request) -> str:
 
 
 def _answer(
-    app: Web, store: Store, match_id: str | None, body: bytes, content_type: str | None, seq: int | None
+    app: Web, store: Store, match_id: str | None, body: bytes, content_type: str | None, seq: int | None, token: str
 ) -> Answer:
     try:
         kind = kind_of(content_type)
         lines = lines_of(body, kind)
     except BadBody as exc:
         return Answer(exc.status, {"error": str(exc)})
+    app.rate.charge(token, len(lines) - 1)  # (the rate counts events: the request was counted as one)
     if match_id is not None:
         if not lines:
             return Answer(422, {"error": "no event given"})

@@ -21,9 +21,9 @@ writes, in an address, would stay in histories and logs: ``401``).
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -53,7 +53,7 @@ ERRORS = {
     415: "a Content-Type not taken here",
     422: "a line or a value refused (the recorder's message), the match full, an Idempotency-Key sent with another "
     "request, a seq past 2^63 - 1",
-    429: "more writes a second with this token than the server's --rate (`Retry-After: 1`)",
+    429: "more events a second with this token than the server's --rate (`Retry-After`: the seconds to wait)",
 }
 _ERROR_BODY = {"application/json": {"schema": {"type": "object", "properties": {"error": {"type": "string"}}}}}
 
@@ -169,24 +169,49 @@ def write_target(request: Request, store: Store, match_id: str) -> None:
 
 
 class Rate:
-    """At most ``per_second`` writes a second per token (a sliding window of one second): ``429``.
-    Counted in this server process: with ``--workers N`` a token may make N times as many."""
+    """At most ``per_second`` events a second per token, a write of one request counting as many as it
+    stores (its lines; any other write: one): a bucket of ``per_second`` that fills again at
+    ``per_second`` a second. A request is taken while the bucket is not empty, and then takes its events
+    from it, going into debt when it holds more than is left (a burst of a whole hand sent again after
+    a lost connection is one request): the token's next writes wait until the debt is paid (``429``,
+    ``Retry-After`` the seconds that takes). So a table sending a hundred events a request stores no more
+    a second than one sending one. Counted in this server process: with ``--workers N`` a token may make
+    N times as many."""
 
     def __init__(self, per_second: int = RATE) -> None:
         self.per_second = per_second
-        self._seen: dict[str, deque[float]] = {}
+        #: each token's bucket: what it holds, and when that was (monotonic seconds)
+        self._level: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
-    def check(self, token_id: str) -> None:
+    def _now_level(self, token_id: str, now: float) -> float:
+        level, then = self._level.get(token_id, (float(self.per_second), now))
+        return min(float(self.per_second), level + (now - then) * self.per_second)
+
+    def check(self, token_id: str, events: int = 1) -> None:
+        """Take a write of ``events`` events by the token, or ``429`` while its bucket is empty."""
         now = time.monotonic()
         with self._lock:
-            seen = self._seen.setdefault(token_id, deque())
-            while seen and now - seen[0] >= 1.0:
-                seen.popleft()
-            if len(seen) >= self.per_second:
+            level = self._now_level(token_id, now)
+            if level < 1.0:
+                wait = max(1, math.ceil((1.0 - level) / self.per_second))
                 raise HTTPException(
                     429,
-                    f"more than {self.per_second} writes a second with this token: slow down",
-                    headers={"Retry-After": "1"},
+                    f"more than {self.per_second} events a second with this token: slow down",
+                    headers={"Retry-After": str(wait)},
                 )
-            seen.append(now)
+            self._level[token_id] = (level - events, now)
+            if len(self._level) > 10_000:  # (forget the full buckets: they are as new ones)
+                full = [
+                    t for t, (lv, at) in self._level.items() if lv + (now - at) * self.per_second >= self.per_second
+                ]
+                for t in full:
+                    del self._level[t]
+
+    def charge(self, token_id: str, events: int) -> None:
+        """Take ``events`` more from the token's bucket (the rest of a request's events, once counted)."""
+        if events <= 0:
+            return
+        now = time.monotonic()
+        with self._lock:
+            self._level[token_id] = (self._now_level(token_id, now) - events, now)

@@ -18,7 +18,8 @@ plain function of the store and the match id (``*_of``), the routes only call it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
@@ -225,9 +226,11 @@ def standings_of(
     include_invalid: bool = False,
     loss: bool = False,
     seen: Sight | None = None,
+    kept: MutableMapping[Any, Any] | None = None,
 ) -> str:
     """What ``dominolog standings --db DB --format FMT`` (and its filters) writes to a file or a pipe;
-    ``seen``: of the matches this request may read only (private events)."""
+    ``seen``: of the matches this request may read only (private events); ``kept``: the matches'
+    summaries made before, by head (:func:`~dominolog.club.standings_query.store_summaries`)."""
     from dominolog.club.standings import standings
     from dominolog.club.standings_query import FORMATS, filters_of, rendered, store_summaries
 
@@ -237,7 +240,7 @@ def standings_of(
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
     ids = None if seen is None else [r["id"] for r in seen.rows(store.list_matches())]
-    summaries, analyses, _ = store_summaries(store, loss, ids)
+    summaries, analyses, _ = store_summaries(store, loss, ids, kept)
     return rendered(standings(summaries, filters, include_invalid, analyses if loss else None), fmt)
 
 
@@ -346,5 +349,8 @@ def standings_api(
     loss: bool = False,
 ) -> Response:
     store = _store(request)
-    text = standings_of(store, format, variant, meta, since, until, include_invalid, loss, sight(request, store))
+    seen = sight(request, store)
+    text = standings_of(
+        store, format, variant, meta, since, until, include_invalid, loss, seen, request.app.state.web.kept
+    )
     return _html(text) if format == "html" else Response(text, media_type=MEDIA[format])
