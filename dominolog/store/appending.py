@@ -121,8 +121,19 @@ class Appending:
         seq, head = (last[0], last[1]) if last else (0, "")
         return self._fold(match_id, seq, head)
 
-    def _fold(self, match_id: str, seq: int, head: str) -> Fold:
-        fold = self._folds.get(match_id)
+    def fold_kept(self, match_id: str, folds: dict[str, Fold]) -> Fold:
+        """:meth:`fold_of`, the match kept folded in ``folds`` (the caller's, shared among this store's
+        connections: the caller makes sure one at a time uses it) rather than in this store's own."""
+        last = self.conn.execute(
+            "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
+        ).fetchone()
+        seq, head = (last[0], last[1]) if last else (0, "")
+        return self._fold(match_id, seq, head, folds)
+
+    def _fold(self, match_id: str, seq: int, head: str, folds: dict[str, Fold] | None = None) -> Fold:
+        if folds is None:
+            folds = self._folds
+        fold = folds.get(match_id)
         if fold is not None and fold.seq == seq and fold.head == head:
             return fold
         if fold is not None and fold.seq < seq and self._catch_up(match_id, fold, seq, head):
@@ -133,7 +144,7 @@ class Appending:
         fold = Fold(reducer, reducer.events, reducer.head)
         if fold.seq != seq or fold.head != head:  # rows edited behind our back: fold them as they are
             fold.seq, fold.head = seq, head
-        self._folds[match_id] = fold
+        folds[match_id] = fold
         return fold
 
     def _catch_up(self, match_id: str, fold: Fold, seq: int, head: str) -> bool:

@@ -27,11 +27,12 @@ from dominolog.htmlpage import esc
 from dominolog.web.auth import Sight, sight
 from dominolog.web.frame import frame as _frame
 from dominolog.web.ids import MatchId, api_href, href
-from dominolog.web.rendered import Kept
+from dominolog.web.rendered import FOLDS, Kept
 
 if TYPE_CHECKING:
     from dominolog.club.tonight import Tonight
     from dominolog.store import Store
+    from dominolog.store.appending import Fold
 
 #: what the pages of every match are given: the event and round the address picked (None: tonight's)
 Pick = tuple[str | None, str | None]
@@ -57,15 +58,18 @@ def board_rows(store: Store, seen: Sight) -> list[dict[str, Any]]:
     from dominolog.club.summary import listed_matches, status_words
     from dominolog.recording.notation import on_move
 
-    rows = seen.rows(listed_matches(store, last_at=True))
-    for r in rows:
-        reducer = store.fold_of(r["id"]).reducer
+    def look(fold: Fold) -> tuple[int, str | None, bool, bool]:
+        reducer = fold.reducer
         state = reducer.state
         hand = state.hand if state is not None else None
-        r["hand"] = hand.number if hand is not None else (len(state.results) if state is not None else 0)
-        r["turn"] = on_move(reducer)
-        r["turn_words"] = _turn_words(r["turn"], r["status"], hand is not None, r["events"])
-        r["status_words"] = status_words(r["status"], state is not None and state.abandoned)
+        number = hand.number if hand is not None else (len(state.results) if state is not None else 0)
+        return number, on_move(reducer), hand is not None, state is not None and state.abandoned
+
+    rows = seen.rows(listed_matches(store, last_at=True))
+    for r in rows:
+        r["hand"], r["turn"], open_hand, abandoned = FOLDS.read(store, r["id"], look)
+        r["turn_words"] = _turn_words(r["turn"], r["status"], open_hand, r["events"])
+        r["status_words"] = status_words(r["status"], abandoned)
     return rows
 
 
@@ -338,13 +342,17 @@ def _picture(store: Store, match_id: str) -> str:
     another hand ends)."""
     from dominolog.export import NoPicture, hand_picture, table_picture
 
-    fold = store.fold_of(match_id)
-    state = fold.reducer.state
-    if state is not None and state.hand is not None:
-        return hand_picture(state, state.hand, fold.seq)
-    results = state.results if state is not None else []
-    last = (results[-1].number, results[-1].end, tuple(sorted(results[-1].points.items()))) if results else None
-    key = (str(store.path), match_id, len(results), last)
+    def look(fold: Fold) -> str | tuple[Any, ...]:
+        state = fold.reducer.state
+        if state is not None and state.hand is not None:
+            return hand_picture(state, state.hand, fold.seq)
+        results = state.results if state is not None else []
+        last = (results[-1].number, results[-1].end, tuple(sorted(results[-1].points.items()))) if results else None
+        return (str(store.path), match_id, len(results), last)
+
+    key = FOLDS.read(store, match_id, look)
+    if isinstance(key, str):
+        return key
     kept = _BETWEEN_HANDS.get(key)
     if kept is None:
         try:

@@ -14,6 +14,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from dominolog.store import Store
+    from dominolog.store.appending import Fold
+
+T = TypeVar("T")
 
 #: how many parts are kept (a few pages, picks and keys at the store's current mark)
 KEPT = 256
@@ -67,3 +74,24 @@ class Kept(dict):  # type: ignore[type-arg]
             super().__setitem__(key, value)
             while len(self) > self.size:
                 super().__delitem__(next(iter(self)))
+
+
+class Folds:
+    """The matches kept folded for the pages, shared by the server's threads (each has its own connection
+    to the store, and would fold every match once of its own): a page reads a match's fold brought up to
+    date with the events stored since (:meth:`~dominolog.store.appending.Appending.fold_kept`), one thread
+    at a time."""
+
+    def __init__(self) -> None:
+        self._folds: dict[str, dict[str, Fold]] = {}
+        self._lock = threading.Lock()
+
+    def read(self, store: Store, match_id: str, look: Callable[[Fold], T]) -> T:
+        """What ``look`` reads of the match's fold (called with it up to date, under the lock)."""
+        with self._lock:
+            folds = self._folds.setdefault(str(store.path), {})
+            return look(store.fold_kept(match_id, folds))
+
+
+#: the pages' folds (by store: an app per store, one process may serve several in the tests)
+FOLDS = Folds()
