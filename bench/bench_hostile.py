@@ -136,20 +136,25 @@ async def _phase(
                     await asyncio.sleep(min(float(r.headers.get("retry-after", "1")), 1.0))
                 elif r.status_code == 201:
                     stored += len(r.json()["seqs"])
+                elif r.status_code == 422 and "at most" in r.text:  # (its match is full)
+                    return
                 else:
                     raise RuntimeError(f"hostile: {r.status_code} {r.text}")
 
     async def follower(client: httpx.AsyncClient, refetch: bool) -> None:
         nonlocal ready
-        async with client.stream("GET", "/api/board/stream") as r:
-            ready += 1
-            async for line in r.aiter_lines():
-                if stop.is_set():
-                    return
-                if refetch and line.startswith("id: "):
-                    t0 = time.perf_counter()
-                    await client.get("/part")
-                    refetches.append(time.perf_counter() - t0)
+        try:
+            async with client.stream("GET", "/api/board/stream") as r:
+                ready += 1
+                async for line in r.aiter_lines():
+                    if stop.is_set():
+                        return
+                    if refetch and line.startswith("id: "):
+                        t0 = time.perf_counter()
+                        await client.get("/part")
+                        refetches.append(time.perf_counter() - t0)
+        except httpx.HTTPError:  # (the stream cut as the phase ends)
+            return
 
     async def prober(client: httpx.AsyncClient) -> None:
         while not stop.is_set():
@@ -206,7 +211,9 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--followers", type=int, default=500)
     ap.add_argument("--watchers", type=int, default=10)
-    ap.add_argument("--big", type=int, default=100_000, help="events of the hostile table's match")
+    ap.add_argument(
+        "--big", type=int, default=90_000, help="events of the hostile table's match (it has room for more)"
+    )
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--pace", type=float, default=1.0, help="events a second each other table sends")
     ap.add_argument("--burst", type=int, default=50, help="notes in each of the hostile table's requests")

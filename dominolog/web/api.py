@@ -32,6 +32,11 @@ if TYPE_CHECKING:
     from dominolog.store import Store
     from dominolog.web.shared import Web
 
+#: the answer of a stream (the OpenAPI document): its media type
+SSE: dict[int | str, dict[str, Any]] = {
+    200: {"description": "the stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+}
+
 router = APIRouter(prefix="/api")
 #: the largest seq a store can hold (a signed 64-bit integer in both databases)
 MAX_SEQ = (1 << 63) - 1
@@ -96,6 +101,7 @@ def _message(seq: int, data: bytes) -> str:
     "/matches/{match_id}/stream",
     summary="Server-Sent Events of new events: `id:` the seq, `data:` the stored line",
     response_class=StreamingResponse,
+    responses=SSE,
 )
 async def stream(
     request: Request,
@@ -143,6 +149,8 @@ async def stream(
     "/board/stream",
     summary="Server-Sent Events: one message each time any match moves (`id:` the store's mark)",
     include_in_schema=True,
+    response_class=StreamingResponse,
+    responses=SSE,
 )
 async def board_stream(
     request: Request,
@@ -197,6 +205,22 @@ WRITE_DOC = (
 )
 
 
+#: the request body of a write of events: its media types (the OpenAPI document)
+_LINES = {"type": "string", "description": "events, one a line"}
+WRITE_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}}}
+            },
+            "application/x-ndjson": {"schema": _LINES},
+            "application/jsonl": {"schema": _LINES},
+            "text/x-dominolog-notation": {"schema": {"type": "string", "description": "the notation"}},
+        },
+    }
+}
+
 #: the error statuses of a write of events (a new match: all but 404)
 WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429)
 CREATE_ERRORS = error_responses(400, 401, 403, 409, 413, 415, 422, 429)
@@ -208,6 +232,7 @@ CREATE_ERRORS = error_responses(400, 401, 403, 409, 413, 415, 422, 429)
     description=WRITE_DOC,
     status_code=201,
     responses=CREATE_ERRORS,
+    openapi_extra=WRITE_BODY,
 )
 async def create_match(request: Request, idempotency_key: Annotated[str | None, Header()] = None) -> Response:
     body = await request.body()
@@ -221,6 +246,7 @@ async def create_match(request: Request, idempotency_key: Annotated[str | None, 
     description=WRITE_DOC,
     status_code=201,
     responses=WRITE_ERRORS,
+    openapi_extra=WRITE_BODY,
 )
 async def append_events(
     request: Request,
