@@ -258,8 +258,6 @@ def table_picture(name: str, records: list[Record], at: int | None = None, svg: 
     """The table of a match after event ``at`` (default: the last; as the match ended, the last hand
     played): an SVG document (``export --format svg``), or with ``svg`` False the box-character
     picture (``--format text``). :class:`NoPicture` when there is no such seq or no hand to draw."""
-    from dominolog.layouts.grid import GridLayout
-    from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
     from dominolog.textsafe import shown
 
     last = records[-1].seq if records else 0
@@ -281,7 +279,15 @@ def table_picture(name: str, records: list[Record], at: int | None = None, svg: 
         if at is not None:
             raise NoPicture(f"{shown(name)}: no hand is open at seq {seq} (between hands, or the match is over)")
         raise NoPicture(f"{shown(name)}: no hand was played: there is no table to draw")
-    state, hand, seq = drawn
+    return hand_picture(*drawn, svg=svg)
+
+
+def hand_picture(state: Any, hand: Any, seq: int, svg: bool = True) -> str:
+    """The table of the hand ``hand`` of a match (its reducer's ``state``) after event ``seq``: what
+    :func:`table_picture` draws."""
+    from dominolog.layouts.grid import GridLayout
+    from dominolog.layouts.picture import line_as_grid, svg_picture, text_picture
+
     layout = hand.layout
     grid = layout if isinstance(layout, GridLayout) else line_as_grid(layout)
     if not svg:

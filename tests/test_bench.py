@@ -28,6 +28,7 @@ TINY = {
     "bench_pg.py": ["--writers", "1,2", "--events", "5"],
     "bench_phone.py": ["--seeds", "1", "--hands", "1", "--taps", "3"],
     "bench_serve.py": ["--tables", "2", "--events", "3", "--followers", "4", "--rounds", "2"],
+    "bench_hostile.py": ["--tables", "2", "--followers", "3", "--watchers", "1", "--big", "200", "--seconds", "1"],
     "bench_replay.py": ["--jumps", "5", "--variant", "double-draw"],
     "bench_record.py": [
         "--events",

@@ -23,7 +23,10 @@ def serve(
         int, typer.Option(min=1, help="Server processes (PostgreSQL only: a SQLite file takes one writer).")
     ] = 1,
     rate: Annotated[
-        int, typer.Option(min=1, help="Writes a second one token may make (more: 429), counted per server process.")
+        int,
+        typer.Option(
+            min=1, help="Events a second one token may store (each of a body counts; more: 429), counted per process."
+        ),
     ] = 20,
     analyse: Annotated[
         bool,

@@ -4,7 +4,8 @@ matches (and with ``loss`` the analyses it keeps), the result in one of the comm
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Any
 
 from dominolog.events.kinds import VARIANT_NAMES
 from dominolog.textsafe import shown
@@ -42,21 +43,29 @@ def filters_of(variant: str | None, meta: list[str] | None, since: str | None, u
 
 
 def store_summaries(
-    store: Store, loss: bool = False, ids: list[str] | None = None
+    store: Store, loss: bool = False, ids: list[str] | None = None, kept: MutableMapping[Any, Any] | None = None
 ) -> tuple[list[MatchSummary], dict[str, Analysed], list[str]]:
     """Every match of the store (or those of ``ids``, in the store's order), with ``loss`` the analysis
     it keeps of each (at the match's head), and what to warn of (a kept analysis that cannot be read:
-    not counted)."""
+    not counted). ``kept``: the summaries made before, by match and head (``dominolog serve``'s): a
+    match that has not moved since is not read again; those made now are added to it."""
     from dominolog.club.standings import Analysed, match_summary
 
     analyses: dict[str, Analysed] = {}
     warnings: list[str] = []
     wanted = None if ids is None else set(ids)
-    out = [
-        match_summary(mid, [rec for rec, _ in store.records(mid)], mid)
-        for mid in store.match_ids()
-        if wanted is None or mid in wanted
-    ]
+    heads = {r["id"]: r["head"] for r in store.list_matches()} if kept is not None else {}
+    out = []
+    for mid in store.match_ids():
+        if wanted is not None and mid not in wanted:
+            continue
+        key = (mid, heads.get(mid))
+        summary = kept.get(key) if kept is not None and key[1] is not None else None
+        if summary is None:
+            summary = match_summary(mid, [rec for rec, _ in store.records(mid)], mid)
+            if kept is not None and summary.head == key[1]:  # (not a match that moved while it was read)
+                kept[key] = summary
+        out.append(summary)
     if loss:
         from dominolog.analysis.shown import ReviewError, kept_shown
 

@@ -28,17 +28,28 @@ BLOCKED = frozenset({"block", "stock-out"})
 
 
 def listed_matches(
-    store: Store, variant: str | None = None, player: str | None = None, status: str | None = None
+    store: Store,
+    variant: str | None = None,
+    player: str | None = None,
+    status: str | None = None,
+    last_at: bool = False,
 ) -> list[dict[str, Any]]:
     """The stored matches as ``list --json`` gives them (its ``matches``): each row of ``matches`` with
-    its JSON columns read, ``complete`` a boolean, and the match's ``date``."""
+    its JSON columns read, ``complete`` a boolean, and the match's ``date``; with ``last_at``, the time
+    of its last event that has one too (the projection's ``matches.last_at``: the board's)."""
     rows = store.list_matches(variant, player, status)
     for r in rows:
         for key in ("players", "meta", "totals", "winner"):
             r[key] = json.loads(r[key]) if r[key] is not None else None
         r["complete"] = bool(r["complete"])
         r["date"] = match_date(r["meta"], store.first_at(r["id"]))
+        kept = r.pop("last_at", _NOT_KEPT)
+        if last_at:  # (a store opened read-only before it was given the column: read from the events)
+            r["last_at"] = store.last_at(r["id"]) if kept is _NOT_KEPT else kept
     return rows
+
+
+_NOT_KEPT = object()
 
 
 def status_words(status: str, abandoned: bool) -> str:

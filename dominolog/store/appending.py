@@ -28,6 +28,7 @@ from dominolog.log.writer import dump_line, like_the_match
 from dominolog.reducer import MatchReducer, MatchReport, record_canon, refusal_message, refusals
 from dominolog.state import Issue
 from dominolog.store.errors import ConflictError, FullMatchError, RefusedError
+from dominolog.store.rows import projection_rows
 from dominolog.textsafe import shown
 
 
@@ -109,6 +110,9 @@ class Appending:
     def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
         raise NotImplementedError
 
+    def _write_match_row(self, match_id: str, match_row: tuple[Any, ...]) -> None:
+        raise NotImplementedError
+
     def fold_of(self, match_id: str) -> Fold:
         """The match folded up to its last stored event (kept, or folded now)."""
         last = self.conn.execute(
@@ -117,8 +121,19 @@ class Appending:
         seq, head = (last[0], last[1]) if last else (0, "")
         return self._fold(match_id, seq, head)
 
-    def _fold(self, match_id: str, seq: int, head: str) -> Fold:
-        fold = self._folds.get(match_id)
+    def fold_kept(self, match_id: str, folds: dict[str, Fold]) -> Fold:
+        """:meth:`fold_of`, the match kept folded in ``folds`` (the caller's, shared among this store's
+        connections: the caller makes sure one at a time uses it) rather than in this store's own."""
+        last = self.conn.execute(
+            "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
+        ).fetchone()
+        seq, head = (last[0], last[1]) if last else (0, "")
+        return self._fold(match_id, seq, head, folds)
+
+    def _fold(self, match_id: str, seq: int, head: str, folds: dict[str, Fold] | None = None) -> Fold:
+        if folds is None:
+            folds = self._folds
+        fold = folds.get(match_id)
         if fold is not None and fold.seq == seq and fold.head == head:
             return fold
         if fold is not None and fold.seq < seq and self._catch_up(match_id, fold, seq, head):
@@ -129,7 +144,7 @@ class Appending:
         fold = Fold(reducer, reducer.events, reducer.head)
         if fold.seq != seq or fold.head != head:  # rows edited behind our back: fold them as they are
             fold.seq, fold.head = seq, head
-        self._folds[match_id] = fold
+        folds[match_id] = fold
         return fold
 
     def _catch_up(self, match_id: str, fold: Fold, seq: int, head: str) -> bool:
@@ -196,7 +211,8 @@ class Appending:
                     ) from None
                 fold.seq, fold.head = seq, chain
                 self._touched[-1].add(match_id)
-                self._project_fold(match_id, fold)
+                at = rec.obj.get("at") if rec.obj is not None else None
+                self._project_fold(match_id, fold, at if isinstance(at, str) else None)
         except BaseException:
             if folding:  # whatever the fold holds now, the next append folds afresh (a seq taken before: kept)
                 self._folds.pop(match_id, None)
@@ -222,16 +238,21 @@ class Appending:
                 f"the match_start names the match {shown(given_id)}, not {shown(match_id)}; nothing was written"
             )
 
-    def _project_fold(self, match_id: str, fold: Fold) -> None:
+    def _project_fold(self, match_id: str, fold: Fold, at: str | None) -> None:
         """Bring the match's projections up to its fold, writing only what changed: its row of
-        ``matches`` and the hands closed since the last append."""
+        ``matches`` (its ``last_at``: ``at``, the time of the event just appended, else the one it had:
+        never the match read again) and the hands closed since the last append."""
         report = fold.reducer.report(view=True)
         if fold.hands < 0 or fold.hands > len(report.hands):
             self.conn.execute("DELETE FROM hands WHERE match_id = ?", (match_id,))
             fold.hands = 0
-        match_row, hand_rows = self.projection_of(match_id, report, fold.hands)
-        self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
-        self.conn.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_row)
+        if at is None:
+            had = self.conn.execute("SELECT * FROM matches WHERE id = ? LIMIT 1", (match_id,))
+            names = [d[0] for d in had.description]
+            row = had.fetchone()
+            at = dict(zip(names, row, strict=True)).get("last_at") if row is not None else None
+        match_row, hand_rows = projection_rows(match_id, report, self.start_of(match_id), fold.hands, at)
+        self._write_match_row(match_id, match_row)
         self.conn.executemany(
             'INSERT INTO hands (match_id, number, "end", winner, points) VALUES (?, ?, ?, ?, ?)', hand_rows
         )

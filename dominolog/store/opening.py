@@ -31,6 +31,7 @@ from dominolog.store.analyses import TABLE as ANALYSES_TABLE
 from dominolog.store.clublog import SQLITE_CLUB_LOG
 from dominolog.store.clublog import TABLE as CLUB_TABLE
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError, cannot_open
+from dominolog.store.rows import matches_added
 from dominolog.store.sqlite import SqliteStore
 from dominolog.store.store import BUSY_SECONDS, Store
 from dominolog.store.target import is_url
@@ -80,7 +81,8 @@ CREATE TABLE matches (
     hands INTEGER NOT NULL,
     events INTEGER NOT NULL,
     violations INTEGER NOT NULL,
-    unverified INTEGER NOT NULL
+    unverified INTEGER NOT NULL,
+    last_at TEXT
 );
 CREATE INDEX matches_head ON matches (head);
 CREATE TABLE hands (
@@ -270,6 +272,7 @@ def _add_views(conn: sqlite3.Connection) -> None:
         missing += SQLITE_CLUB_LOG
     if "idempotency" in taken:  # the columns added to it since (access.IDEMPOTENCY_ADDED)
         missing += added_columns(conn)
+    missing += matches_added(conn)  # the columns added to `matches` since, filled from the events
     if not missing:
         return
     try:

@@ -25,6 +25,7 @@ from dominolog.store.clublog import PG_CLUB_LOG
 from dominolog.store.clublog import TABLE as CLUB_TABLE
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
 from dominolog.store.pgviews import FUNCTIONS, VIEW_NAMES, VIEWS
+from dominolog.store.rows import matches_added
 from dominolog.store.store import BUSY_SECONDS
 from dominolog.store.target import redacted
 from dominolog.textsafe import shown
@@ -80,7 +81,8 @@ CREATE TABLE matches (
     hands integer NOT NULL,
     events integer NOT NULL,
     violations integer NOT NULL,
-    unverified integer NOT NULL
+    unverified integer NOT NULL,
+    last_at text
 );
 CREATE INDEX matches_head ON matches (head);
 CREATE TABLE hands (
@@ -254,13 +256,15 @@ def _add_access(conn: PgConnection) -> None:
 
     try:
         tables = _tables(conn)
-        if set(ACCESS_NAMES) <= tables and CLUB_TABLE in tables and not added_columns(conn):
+        if set(ACCESS_NAMES) <= tables and CLUB_TABLE in tables and not added_columns(conn) and not matches_added(conn):
             return
         conn.execute("BEGIN")
         conn.execute(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
         for sql in ACCESS_TABLES:
             conn.execute(sql)
         for sql in added_columns(conn):  # (looked at again under the lock: another server may have added them)
+            conn.execute(sql.replace("TEXT", "text"))
+        for sql in matches_added(conn):  # the columns added to `matches` since, filled from the events
             conn.execute(sql.replace("TEXT", "text"))
         if CLUB_TABLE not in _tables(conn):
             for sql in PG_CLUB_LOG:

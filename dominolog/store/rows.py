@@ -142,16 +142,19 @@ def prepare_import(log: MatchLog) -> Prepared:
         rows = [(mid, *r[1:]) for r in rows]
     # the match_start as the store gives it back (Store.start_of): its line decoded afresh
     start = decode_line(log.records[0].data, 1, 1) if log.records else None
-    match_row, hand_rows = projection_rows(mid, report, start)
+    at_col = len(rows[0]) - 2 if rows else 0
+    last_at = next((r[at_col] for r in reversed(rows) if r[at_col] is not None), None)
+    match_row, hand_rows = projection_rows(mid, report, start, last_at=last_at)
     given = given if isinstance(given, str) and given else None
     return Prepared(log.source, log.line, None, given, mid, rows, report.head, report.valid, match_row, hand_rows)
 
 
 def projection_rows(
-    match_id: str, report: MatchReport, start: Record | None, first_hand: int = 0
+    match_id: str, report: MatchReport, start: Record | None, first_hand: int = 0, last_at: str | None = None
 ) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
     """The match's rows of ``matches`` and ``hands`` (from hand ``first_hand`` on, counting from 0) as
-    its report and its first event ``start`` (its ``meta``) give them."""
+    its report and its first event ``start`` (its ``meta``) give them; ``last_at``: the ``at`` of its
+    last event that has one (the events' column), kept so that a page need not read the match for it."""
     status = "invalid" if not report.valid else "complete" if report.complete else "open"
     meta = None
     if start is not None and start.event is not None and isinstance(start.obj, dict) and "meta" in start.obj:
@@ -170,6 +173,34 @@ def projection_rows(
         report.events,
         len(report.violations),
         len(report.unverified),
+        last_at.replace("\x00", "\ufffd") if last_at is not None else None,  # (as PostgreSQL holds a text)
     )
     hand_rows = [(match_id, h.number, h.end, _jdump(h.winner), _jdump(h.points)) for h in report.hands[first_hand:]]
     return match_row, hand_rows
+
+
+#: the columns added to ``matches`` since it was first made, and how an older store's rows get them
+#: (given to it as it is opened writable: :mod:`dominolog.store.opening`, :mod:`dominolog.store.pgschema`)
+MATCHES_ADDED = (
+    (
+        "last_at",
+        "TEXT",
+        "UPDATE matches SET last_at = (SELECT e.at FROM events AS e WHERE e.match_id = matches.id "
+        "AND e.at IS NOT NULL ORDER BY e.seq DESC LIMIT 1)",
+    ),
+)
+
+
+def matches_added(conn: Any) -> list[str]:
+    """The statements that give a ``matches`` table made before them its :data:`MATCHES_ADDED` columns,
+    filled from the events (none when it has them)."""
+    try:
+        cursor = conn.execute("SELECT * FROM matches LIMIT 0")
+    except Exception:  # (no such table yet: it is made whole)
+        return []
+    have = {d[0] for d in cursor.description}
+    out: list[str] = []
+    for name, kind, fill in MATCHES_ADDED:
+        if name not in have:
+            out += [f"ALTER TABLE matches ADD COLUMN {name} {kind}", fill]
+    return out

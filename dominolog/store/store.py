@@ -285,7 +285,7 @@ class Store(Transactions, Appending, Analyses, Access, ClubLog):
     ) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
         """The match's rows of ``matches`` and ``hands`` (from hand ``first_hand`` on, counting from 0)
         as its report (and its match_start's meta) give them."""
-        return projection_rows(match_id, report, self.start_of(match_id), first_hand)
+        return projection_rows(match_id, report, self.start_of(match_id), first_hand, self.last_at(match_id))
 
     def _project(self, match_id: str, report: MatchReport) -> None:
         """Write the match's rows of ``matches`` and ``hands`` from its report."""
@@ -293,11 +293,28 @@ class Store(Transactions, Appending, Analyses, Access, ClubLog):
 
     def _write_projection(self, match_id: str, match_row: tuple[Any, ...], hand_rows: list[tuple[Any, ...]]) -> None:
         self.conn.execute("DELETE FROM hands WHERE match_id = ?", (match_id,))
-        self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
-        self.conn.execute("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_row)
+        self._write_match_row(match_id, match_row)
         self.conn.executemany(
             'INSERT INTO hands (match_id, number, "end", winner, points) VALUES (?, ?, ?, ?, ?)', hand_rows
         )
+
+    def _write_match_row(self, match_id: str, match_row: tuple[Any, ...]) -> None:
+        """The match's row of ``matches``, in place of the one it had: the columns the table has (a store
+        whose ``matches`` could not yet be given its added columns, ``rows.MATCHES_ADDED``, gets those it has)."""
+        width = getattr(self, "_matches_width", None)
+        if width is None:
+            width = self._matches_width = len(self.conn.execute("SELECT * FROM matches LIMIT 0").description)
+        row = match_row[:width]
+        self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+        self.conn.execute(f"INSERT INTO matches VALUES ({', '.join('?' * len(row))})", row)
+
+    def last_at(self, match_id: str) -> str | None:
+        """The time of the match's last event that carries one (``at``), as written, read from its events
+        (the projection ``matches.last_at`` keeps it: the pages read that)."""
+        row = self.conn.execute(
+            "SELECT at FROM events WHERE match_id = ? AND at IS NOT NULL ORDER BY seq DESC LIMIT 1", (match_id,)
+        ).fetchone()
+        return row[0] if row else None
 
     def _reproject(self, match_id: str) -> None:
         reducer = MatchReducer(f"{self.path}#{match_id}", 1)

@@ -32,6 +32,11 @@ if TYPE_CHECKING:
     from dominolog.store import Store
     from dominolog.web.shared import Web
 
+#: the answer of a stream (the OpenAPI document): its media type
+SSE: dict[int | str, dict[str, Any]] = {
+    200: {"description": "the stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+}
+
 router = APIRouter(prefix="/api")
 #: the largest seq a store can hold (a signed 64-bit integer in both databases)
 MAX_SEQ = (1 << 63) - 1
@@ -96,6 +101,7 @@ def _message(seq: int, data: bytes) -> str:
     "/matches/{match_id}/stream",
     summary="Server-Sent Events of new events: `id:` the seq, `data:` the stored line",
     response_class=StreamingResponse,
+    responses=SSE,
 )
 async def stream(
     request: Request,
@@ -143,6 +149,8 @@ async def stream(
     "/board/stream",
     summary="Server-Sent Events: one message each time any match moves (`id:` the store's mark)",
     include_in_schema=True,
+    response_class=StreamingResponse,
+    responses=SSE,
 )
 async def board_stream(
     request: Request,
@@ -204,6 +212,22 @@ WRITE_DOC = (
 )
 
 
+#: the request body of a write of events: its media types (the OpenAPI document)
+_LINES = {"type": "string", "description": "events, one a line"}
+WRITE_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}}}
+            },
+            "application/x-ndjson": {"schema": _LINES},
+            "application/jsonl": {"schema": _LINES},
+            "text/x-dominolog-notation": {"schema": {"type": "string", "description": "the notation"}},
+        },
+    }
+}
+
 #: the error statuses of a write of events (a new match: all but 404)
 WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429)
 CREATE_ERRORS = error_responses(400, 401, 403, 409, 413, 415, 422, 429)
@@ -215,6 +239,7 @@ CREATE_ERRORS = error_responses(400, 401, 403, 409, 413, 415, 422, 429)
     description=WRITE_DOC,
     status_code=201,
     responses=CREATE_ERRORS,
+    openapi_extra=WRITE_BODY,
 )
 async def create_match(request: Request, idempotency_key: Annotated[str | None, Header()] = None) -> Response:
     body = await request.body()
@@ -228,6 +253,7 @@ async def create_match(request: Request, idempotency_key: Annotated[str | None, 
     description=WRITE_DOC,
     status_code=201,
     responses=WRITE_ERRORS,
+    openapi_extra=WRITE_BODY,
 )
 async def append_events(
     request: Request,
@@ -275,7 +301,7 @@ def _write(
                 ) from None
             if before is not None:
                 return Response(before[1], status_code=before[0], media_type="application/json")
-        answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq)
+        answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq, token.id)
         text = json.dumps(answer.body, ensure_ascii=False)
         if key is not None:
             store.keep_answer(token.id, key, answer.status, text, request_print)
@@ -304,13 +330,14 @@ def _target(request: Request) -> str:
 
 
 def _answer(
-    app: Web, store: Store, match_id: str | None, body: bytes, content_type: str | None, seq: int | None
+    app: Web, store: Store, match_id: str | None, body: bytes, content_type: str | None, seq: int | None, token: str
 ) -> Answer:
     try:
         kind = kind_of(content_type)
         lines = lines_of(body, kind)
     except BadBody as exc:
         return Answer(exc.status, {"error": str(exc)})
+    app.rate.charge(token, len(lines) - 1)  # (the rate counts events: the request was counted as one)
     if match_id is not None:
         if not lines:
             return Answer(422, {"error": "no event given"})

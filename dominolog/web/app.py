@@ -221,7 +221,28 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True, url: str | N
     app.add_middleware(MatchIds)
     # text compressed (HTML, scripts, JSON; never a stream: Starlette leaves text/event-stream alone)
     app.add_middleware(GZipMiddleware, minimum_size=500)
+    app.openapi = lambda: _every_status(app)  # type: ignore[method-assign]
     return Guard(app)  # type: ignore[return-value]
+
+
+def _every_status(app: FastAPI) -> dict[str, Any]:
+    """The OpenAPI document, each operation of the API listing what every route may answer besides its
+    own: ``401`` (a key or token not known here, or revoked: :func:`dominolog.web.auth.sight`), ``404``
+    for an address naming a match, an event or a token (none such, or one the request may not read)."""
+    from fastapi.openapi.utils import get_openapi
+
+    from dominolog.web.auth import error_responses
+
+    if app.openapi_schema is None:
+        doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+        for path, operations in doc.get("paths", {}).items():
+            for op in operations.values():
+                answers = op.setdefault("responses", {})
+                wanted = [401, 404] if "{" in path else [401]
+                for status, said in error_responses(*wanted).items():
+                    answers.setdefault(str(status), said)
+        app.openapi_schema = doc
+    return app.openapi_schema
 
 
 def from_env() -> Any:

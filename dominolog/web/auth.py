@@ -21,6 +21,7 @@ writes, in an address, would stay in histories and logs: ``401``).
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import deque
@@ -44,7 +45,8 @@ RATE = 20
 
 #: what each error status of a write says (its body is ``{"error": "..."}``), for the OpenAPI document
 ERRORS = {
-    400: "an Idempotency-Key that is not 1 to 200 printable ASCII characters, or a body that is not UTF-8",
+    400: "an Idempotency-Key that is not 1 to 200 printable ASCII characters, a body that is not UTF-8, or a JSON "
+    "body that cannot be parsed",
     401: "no token, or one not known here, or a revoked one (`WWW-Authenticate: Bearer`)",
     403: "a token that may not make this write (another match's table token, a viewing key)",
     404: "no such match (or a private one the token may not read)",
@@ -53,7 +55,8 @@ ERRORS = {
     415: "a Content-Type not taken here",
     422: "a line or a value refused (the recorder's message), the match full, an Idempotency-Key sent with another "
     "request, a seq past 2^63 - 1",
-    429: "more writes a second with this token than the server's --rate (`Retry-After: 1`)",
+    429: "more writes a second with this token than the server's --rate, or more events over time "
+    "(`Retry-After`: the seconds to wait)",
 }
 _ERROR_BODY = {"application/json": {"schema": {"type": "object", "properties": {"error": {"type": "string"}}}}}
 
@@ -174,16 +177,35 @@ def write_target(request: Request, store: Store, match_id: str) -> None:
         raise HTTPException(404, "no such match")
 
 
+#: how many seconds of events at the rate a token may send at once (a whole match sent again after a
+#: lost connection is one request): the bucket's size, ``--rate`` times this
+BURST_SECONDS = 50
+
+
 class Rate:
-    """At most ``per_second`` writes a second per token (a sliding window of one second): ``429``.
-    Counted in this server process: with ``--workers N`` a token may make N times as many."""
+    """At most ``per_second`` writes a second per token (a sliding window of one second), and at most
+    ``per_second`` events a second over time: a write of events counts as many as it stores (its lines;
+    any other write: one), taken from a bucket of ``per_second * BURST_SECONDS`` events that fills again
+    at ``per_second`` a second. A request is taken while the bucket is not empty, and then takes its
+    events from it, going into debt when it holds more than is left; the token's writes are ``429``
+    until the debt is paid (``Retry-After``: the seconds that takes). So a table sending a hundred
+    events a request stores no more a second, over time, than one sending one. Counted in this server
+    process: with ``--workers N`` a token may make N times as many."""
 
     def __init__(self, per_second: int = RATE) -> None:
         self.per_second = per_second
+        self.burst = float(per_second * BURST_SECONDS)
         self._seen: dict[str, deque[float]] = {}
+        #: each token's bucket of events: what it holds, and when that was (monotonic seconds)
+        self._level: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
+    def _now_level(self, token_id: str, now: float) -> float:
+        level, then = self._level.get(token_id, (self.burst, now))
+        return min(self.burst, level + (now - then) * self.per_second)
+
     def check(self, token_id: str) -> None:
+        """Take one write by the token (one event), or ``429``."""
         now = time.monotonic()
         with self._lock:
             seen = self._seen.setdefault(token_id, deque())
@@ -195,4 +217,21 @@ class Rate:
                     f"more than {self.per_second} writes a second with this token: slow down",
                     headers={"Retry-After": "1"},
                 )
+            level = self._now_level(token_id, now)
+            if level < 1.0:
+                wait = max(1, math.ceil((1.0 - level) / self.per_second))
+                raise HTTPException(
+                    429,
+                    f"more than {self.per_second} events a second with this token: slow down",
+                    headers={"Retry-After": str(wait)},
+                )
             seen.append(now)
+            self._level[token_id] = (level - 1.0, now)
+
+    def charge(self, token_id: str, events: int) -> None:
+        """Take ``events`` more from the token's bucket (the rest of a request's events, once counted)."""
+        if events <= 0:
+            return
+        now = time.monotonic()
+        with self._lock:
+            self._level[token_id] = (self._now_level(token_id, now) - events, now)

@@ -22,7 +22,7 @@ from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import JSONResponse
 
 from dominolog.tournament.event import EVENT_NAME_LIMIT, LABEL_LIMIT, NAME_LIMIT
-from dominolog.web.auth import sight, writer
+from dominolog.web.auth import error_responses, sight, writer
 
 if TYPE_CHECKING:
     from dominolog.store import Store
@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 router = APIRouter(prefix="/api/events")
 WHAT = "runs club events"
 Name = Annotated[str, Body(min_length=1, max_length=NAME_LIMIT)]
+#: what the routes answer besides their success (the OpenAPI document): a read, a write with a body, one without
+READ = error_responses(401, 404, 422)
+WRITE = error_responses(400, 401, 403, 404, 409, 413, 422, 429)
+STEP = error_responses(401, 403, 404, 409, 422, 429)
 
 
 def _organiser(request: Request) -> Store:
@@ -61,7 +65,7 @@ def _document(store: Store, name: str, round_no: int | None = None) -> dict[str,
     return _step(lambda: event_document(store, load(store, name), round_no))
 
 
-@router.get("", summary="The club events, the newest first")
+@router.get("", summary="The club events, the newest first", responses=error_responses(401))
 def listed(request: Request) -> JSONResponse:
     from dominolog.tournament.director import events, planned_rounds
 
@@ -86,7 +90,7 @@ def listed(request: Request) -> JSONResponse:
     return JSONResponse({"events": out})
 
 
-@router.get("/{name}", summary="A club event: roster, rounds and their tables, standings")
+@router.get("/{name}", summary="A club event: roster, rounds and their tables, standings", responses=READ)
 def one(request: Request, name: str, round: int | None = None) -> JSONResponse:
     from dominolog.tournament.director import load
 
@@ -97,7 +101,7 @@ def one(request: Request, name: str, round: int | None = None) -> JSONResponse:
     return JSONResponse(_document(store, name, round))
 
 
-@router.post("", summary="Make a club event (the organiser)", status_code=201)
+@router.post("", summary="Make a club event (the organiser)", status_code=201, responses=WRITE)
 def create(
     request: Request,
     name: Annotated[str, Body(embed=True, min_length=1, max_length=EVENT_NAME_LIMIT)],
@@ -127,7 +131,7 @@ def create(
     return JSONResponse(_document(store, name.strip()), status_code=201)
 
 
-@router.post("/{name}/players", summary="Register players (the organiser)", status_code=201)
+@router.post("/{name}/players", summary="Register players (the organiser)", status_code=201, responses=WRITE)
 def players(
     request: Request,
     name: str,
@@ -142,7 +146,12 @@ def players(
     return JSONResponse(_document(store, name), status_code=201)
 
 
-@router.post("/{name}/teams", summary="Register a team of two registered players (the organiser)", status_code=201)
+@router.post(
+    "/{name}/teams",
+    summary="Register a team of two registered players (the organiser)",
+    status_code=201,
+    responses=WRITE,
+)
 def teams(
     request: Request,
     name: str,
@@ -156,7 +165,9 @@ def teams(
     return JSONResponse(_document(store, name), status_code=201)
 
 
-@router.post("/{name}/withdrawals", summary="Withdraw a player or team from the next round (the organiser)")
+@router.post(
+    "/{name}/withdrawals", summary="Withdraw a player or team from the next round (the organiser)", responses=WRITE
+)
 def withdrawals(
     request: Request, name: str, entrant: Annotated[str, Body(embed=True, min_length=1, max_length=NAME_LIMIT)]
 ) -> JSONResponse:
@@ -167,7 +178,12 @@ def withdrawals(
     return JSONResponse(_document(store, name))
 
 
-@router.post("/{name}/rounds", summary="Pair the next round and make its matches (the organiser)", status_code=201)
+@router.post(
+    "/{name}/rounds",
+    summary="Pair the next round and make its matches (the organiser)",
+    status_code=201,
+    responses=STEP,
+)
 def pair(request: Request, name: str) -> JSONResponse:
     from dominolog.tournament.director import pair_next_round
 
@@ -176,7 +192,9 @@ def pair(request: Request, name: str) -> JSONResponse:
     return JSONResponse({"round": rnd.number, **_document(store, name)}, status_code=201)
 
 
-@router.delete("/{name}/rounds/last", summary="Undo the last round's pairing before its first deal (the organiser)")
+@router.delete(
+    "/{name}/rounds/last", summary="Undo the last round's pairing before its first deal (the organiser)", responses=STEP
+)
 def unpair(request: Request, name: str) -> JSONResponse:
     from dominolog.tournament.director import undo_round
 
@@ -185,7 +203,7 @@ def unpair(request: Request, name: str) -> JSONResponse:
     return JSONResponse({"undone": rnd.number, **_document(store, name)})
 
 
-@router.post("/{name}/forfeits", summary="End a match by forfeit (the organiser)")
+@router.post("/{name}/forfeits", summary="End a match by forfeit (the organiser)", responses=WRITE)
 def forfeits(
     request: Request,
     name: str,
@@ -200,7 +218,7 @@ def forfeits(
     return JSONResponse(_document(store, name))
 
 
-@router.post("/{name}/end", summary="Close the event (the organiser)")
+@router.post("/{name}/end", summary="Close the event (the organiser)", responses=STEP)
 def end(request: Request, name: str) -> JSONResponse:
     from dominolog.tournament.director import end_event
 

@@ -145,7 +145,7 @@ def events(request: Request) -> HTMLResponse:
     summary="Table cards (the organiser): a printable page, a new table token a card",
     response_class=HTMLResponse,
     status_code=201,
-    responses=error_responses(401, 403, 404, 413, 422, 429),
+    responses=error_responses(400, 401, 403, 404, 409, 413, 422, 429),
 )
 def cards(
     request: Request,

@@ -27,10 +27,12 @@ from dominolog.htmlpage import esc
 from dominolog.web.auth import Sight, sight
 from dominolog.web.frame import frame as _frame
 from dominolog.web.ids import MatchId, api_href, href
+from dominolog.web.rendered import FOLDS, Kept
 
 if TYPE_CHECKING:
     from dominolog.club.tonight import Tonight
     from dominolog.store import Store
+    from dominolog.store.appending import Fold
 
 #: what the pages of every match are given: the event and round the address picked (None: tonight's)
 Pick = tuple[str | None, str | None]
@@ -56,16 +58,18 @@ def board_rows(store: Store, seen: Sight) -> list[dict[str, Any]]:
     from dominolog.club.summary import listed_matches, status_words
     from dominolog.recording.notation import on_move
 
-    rows = seen.rows(listed_matches(store))
-    for r in rows:
-        reducer = store.fold_of(r["id"]).reducer
+    def look(fold: Fold) -> tuple[int, str | None, bool, bool]:
+        reducer = fold.reducer
         state = reducer.state
         hand = state.hand if state is not None else None
-        r["hand"] = hand.number if hand is not None else (len(state.results) if state is not None else 0)
-        r["turn"] = on_move(reducer)
-        r["turn_words"] = _turn_words(r["turn"], r["status"], hand is not None, r["events"])
-        r["status_words"] = status_words(r["status"], state is not None and state.abandoned)
-        r["last_at"] = _last_at(store, r["id"], r["events"])
+        number = hand.number if hand is not None else (len(state.results) if state is not None else 0)
+        return number, on_move(reducer), hand is not None, state is not None and state.abandoned
+
+    rows = seen.rows(listed_matches(store, last_at=True))
+    for r in rows:
+        r["hand"], r["turn"], open_hand, abandoned = FOLDS.read(store, r["id"], look)
+        r["turn_words"] = _turn_words(r["turn"], r["status"], open_hand, r["events"])
+        r["status_words"] = status_words(r["status"], abandoned)
     return rows
 
 
@@ -78,17 +82,6 @@ def _turn_words(turn: str | None, status: str, open_hand: bool, events: int) -> 
     if open_hand:
         return "hand in play"
     return "waiting for the deal" if events else "not started"
-
-
-def _last_at(store: Store, match_id: str, events: int) -> str | None:
-    """The time of the match's last event that has one (``at``). The last event is read first, the
-    whole match only when it has no time (every spectator's board asks at every event of the room)."""
-    for after in dict.fromkeys((max(0, events - 1), 0)):
-        for rec, _ in reversed(store.records(match_id, after)):
-            at = rec.obj.get("at") if rec.obj is not None else None
-            if isinstance(at, str):
-                return at
-    return None
 
 
 def picked(request: Request) -> Pick:
@@ -185,7 +178,7 @@ def _every_match_page(
     seen = sight(request, store)
     pick = picked(request)
     mark = seen.mark(store)  # (before the part: what the page shows is at least as new)
-    body = part(store, seen, pick)
+    body = _kept(request, store, seen, mark, part_url, lambda: part(store, seen, pick))
     live = seen.keyed(part_url + pick_query(pick))
     stream = seen.keyed(f"/api/board/stream?after={quote(mark, safe='')}")
     return HTMLResponse(_frame(title, body, stream, live, wide))
@@ -194,7 +187,18 @@ def _every_match_page(
 def _every_match_part(request: Request, part: Callable[[Store, Sight, Pick], str]) -> HTMLResponse:
     """The live part of such a page, fetched again by ``static/live.js``."""
     store = _web_store(request)
-    return HTMLResponse(part(store, sight(request, store), picked(request)), headers={"Cache-Control": "no-store"})
+    seen, pick = sight(request, store), picked(request)
+    text = _kept(request, store, seen, store.mark(), request.url.path, lambda: part(store, seen, pick))
+    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+
+
+def _kept(request: Request, store: Store, seen: Sight, mark: str, part: str, make: Callable[[], str]) -> str:
+    """The live part ``part`` of the page the request asks for, as the store stands at ``mark``: made
+    once and shared among the requests for it (:class:`~dominolog.web.rendered.Rendered`), by the
+    query as sent and what the request may read (its token, the private events, its page key)."""
+    token = seen.token.id if seen.token is not None else None
+    key = (mark, part, request.url.query, token, seen.private, seen.page_key)
+    return request.app.state.web.rendered.get(key, make)  # type: ignore[no-any-return]
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -278,6 +282,7 @@ def _winner(value: Any) -> str:
 def follow(request: Request, match_id: MatchId) -> HTMLResponse:
     store = _web_store(request)
     seen = sight(request, store)
+    seen.match(store, match_id)
     part, last = match_part(store, match_id, seen)
     stream = api_href(match_id, f"/stream?after={last}")
     return HTMLResponse(_frame(match_id, part, seen.keyed(stream), seen.keyed(href(match_id) + "/part")))
@@ -286,14 +291,17 @@ def follow(request: Request, match_id: MatchId) -> HTMLResponse:
 @router.get("/m/{match_id}/part", response_class=HTMLResponse)
 def follow_fragment(request: Request, match_id: MatchId) -> HTMLResponse:
     store = _web_store(request)
-    return HTMLResponse(match_part(store, match_id, sight(request, store))[0], headers={"Cache-Control": "no-store"})
+    seen = sight(request, store)
+    seen.match(store, match_id)  # (a 404 is not kept)
+    text = _kept(
+        request, store, seen, store.mark(), href(match_id, "/part"), lambda: match_part(store, match_id, seen)[0]
+    )
+    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
 
 
 def tables_part(store: Store, seen: Sight, pick: Pick = (None, None)) -> str:
     """The round's tables at once, for a projector (a broadcast's multi-board): each match's picture
     as ``export --format svg`` draws it, its players and running totals, large."""
-    from dominolog.export import NoPicture, table_picture
-
     t = _tonight(store, seen, pick)
     out = [_heading("Every table", t) + _selector(t, seen, "/tables")]
     if t.unknown:
@@ -301,10 +309,7 @@ def tables_part(store: Store, seen: Sight, pick: Pick = (None, None)) -> str:
     out.append('<div class="tables">')
     for r in t.matches:
         meta = r["meta"] if isinstance(r["meta"], dict) else {}
-        try:
-            picture = table_picture(r["id"], [rec for rec, _ in store.records(r["id"])])
-        except NoPicture:
-            picture = '<p class="note">no hand yet</p>'
+        picture = _picture(store, r["id"])
         table = f"table {esc(meta['table'])}: " if "table" in meta else ""
         out.append(
             f'<section class="one-table"><h2>{table}<a href="{esc(seen.keyed(href(r["id"])))}">{esc(r["id"])}</a></h2>'
@@ -326,6 +331,38 @@ def tables_fragment(request: Request) -> HTMLResponse:
     return _every_match_part(request, tables_part)
 
 
+#: the picture of a match between hands (its last hand played), by store, match and hands ended
+_BETWEEN_HANDS = Kept(1024)
+
+
+def _picture(store: Store, match_id: str) -> str:
+    """The match's table as ``export --format svg`` draws it (:func:`~dominolog.export.table_picture`),
+    drawn from the store's fold of the match (kept, and brought up to date with the new events only:
+    a long match is not read again at each move), or, between hands, the last hand played (kept until
+    another hand ends)."""
+    from dominolog.export import NoPicture, hand_picture, table_picture
+
+    def look(fold: Fold) -> str | tuple[Any, ...]:
+        state = fold.reducer.state
+        if state is not None and state.hand is not None:
+            return hand_picture(state, state.hand, fold.seq)
+        results = state.results if state is not None else []
+        last = (results[-1].number, results[-1].end, tuple(sorted(results[-1].points.items()))) if results else None
+        return (str(store.path), match_id, len(results), last)
+
+    key = FOLDS.read(store, match_id, look)
+    if isinstance(key, str):
+        return key
+    kept = _BETWEEN_HANDS.get(key)
+    if kept is None:
+        try:
+            kept = table_picture(match_id, [rec for rec, _ in store.records(match_id)])
+        except NoPicture:
+            kept = '<p class="note">no hand yet</p>'
+        _BETWEEN_HANDS[key] = kept
+    return kept
+
+
 def _standings_html(
     request: Request,
     variant: str | None,
@@ -338,7 +375,12 @@ def _standings_html(
 
     store = _web_store(request)
     seen = sight(request, store)
-    return standings_of(store, "html", variant, meta, since, until, include_invalid, seen=seen)
+    kept = request.app.state.web.kept
+
+    def make() -> str:
+        return standings_of(store, "html", variant, meta, since, until, include_invalid, seen=seen, kept=kept)
+
+    return _kept(request, store, seen, store.mark(), "/standings", make)
 
 
 @router.get("/standings", response_class=HTMLResponse)

@@ -18,7 +18,8 @@ plain function of the store and the match id (``*_of``), the routes only call it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
@@ -34,6 +35,10 @@ if TYPE_CHECKING:
 router = APIRouter()
 AUDIT_FORMATS = ("text", "json", "html")
 EXPORT_FORMATS = ("jsonl", "csv", "json", "svg", "text", "dn", "html")
+#: the formats as the OpenAPI document lists them (a query's enum; another is 422, saying which are taken)
+AuditFormat = Annotated[str, Query(json_schema_extra={"enum": list(AUDIT_FORMATS)})]
+ExportFormat = Annotated[str, Query(json_schema_extra={"enum": list(EXPORT_FORMATS)})]
+StandingsFormat = Annotated[str, Query(json_schema_extra={"enum": ["text", "csv", "json", "html"]})]
 MEDIA = {
     "text": "text/plain; charset=utf-8",
     "json": "application/json",
@@ -43,6 +48,12 @@ MEDIA = {
     "svg": "image/svg+xml",
     "dn": "text/x-dominolog-notation; charset=utf-8",
 }
+
+
+def _answers(*formats: str) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route answering in ``formats``: its media types."""
+    content = {MEDIA[f].split(";")[0]: {"schema": {"type": "string"}} for f in formats}
+    return {200: {"description": "the command's output, in the format asked for", "content": content}}
 
 
 def _store(request: Request) -> Store:
@@ -227,9 +238,11 @@ def standings_of(
     loss: bool = False,
     seen: Sight | None = None,
     fairplay: bool = False,
+    kept: MutableMapping[Any, Any] | None = None,
 ) -> str:
     """What ``dominolog standings --db DB --format FMT`` (and its filters) writes to a file or a pipe;
-    ``seen``: of the matches this request may read only (private events)."""
+    ``seen``: of the matches this request may read only (private events); ``kept``: the matches'
+    summaries made before, by head (:func:`~dominolog.club.standings_query.store_summaries`)."""
     from dominolog.club.standings import standings
     from dominolog.club.standings_query import FORMATS, filters_of, rendered, store_summaries
 
@@ -239,7 +252,7 @@ def standings_of(
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
     ids = None if seen is None else [r["id"] for r in seen.rows(store.list_matches())]
-    summaries, analyses, _ = store_summaries(store, loss, ids)
+    summaries, analyses, _ = store_summaries(store, loss, ids, kept)
     fair = None
     if fairplay:  # each player's evidence of reneging (standings --fairplay): every match audited
         from dominolog.audit.fairplay import store_weights
@@ -294,7 +307,7 @@ def analysis_part(request: Request, match_id: MatchId) -> Response:
     "/api/matches/{match_id}/analysis",
     summary="The analysis (`dominolog analyze ID --db DB --format F`), kept current by the server; 202 while made",
 )
-def analysis_api(request: Request, match_id: MatchId, format: str = "json") -> Response:
+def analysis_api(request: Request, match_id: MatchId, format: AuditFormat = "json") -> Response:
     from fastapi.responses import JSONResponse
 
     fmt = _choose(format, AUDIT_FORMATS)
@@ -314,11 +327,15 @@ def analysis_api(request: Request, match_id: MatchId, format: str = "json") -> R
     return Response(text, media_type=MEDIA[fmt], headers=headers)
 
 
-@router.get("/api/matches/{match_id}/audit", summary="The audit report (`dominolog audit ID --db DB --format F`)")
+@router.get(
+    "/api/matches/{match_id}/audit",
+    summary="The audit report (`dominolog audit ID --db DB --format F`)",
+    responses=_answers("text", "json", "html"),
+)
 def audit_api(
     request: Request,
     match_id: MatchId,
-    format: str = "text",
+    format: AuditFormat = "text",
     hand: Annotated[int | None, Query(ge=1)] = None,
     min_likelihood: Annotated[float | None, Query(ge=0.0, le=1.0)] = None,
 ) -> Response:
@@ -327,11 +344,15 @@ def audit_api(
     return _html(text) if fmt == "html" else Response(text, media_type=MEDIA[fmt])
 
 
-@router.get("/api/matches/{match_id}/export", summary="The match exported (`dominolog export ID --db DB --format F`)")
+@router.get(
+    "/api/matches/{match_id}/export",
+    summary="The match exported (`dominolog export ID --db DB --format F`)",
+    responses=_answers(*EXPORT_FORMATS),
+)
 def export_api(
     request: Request,
     match_id: MatchId,
-    format: str = "jsonl",
+    format: ExportFormat = "jsonl",
     scored: bool = False,
     long: bool = False,
     at: Annotated[int | None, Query(ge=1)] = None,
@@ -341,10 +362,14 @@ def export_api(
     return _html(data.decode()) if fmt == "html" else Response(data, media_type=MEDIA[fmt])
 
 
-@router.get("/api/standings", summary="The standings (`dominolog standings --db DB --format F` and its filters)")
+@router.get(
+    "/api/standings",
+    summary="The standings (`dominolog standings --db DB --format F` and its filters)",
+    responses=_answers("text", "csv", "json", "html"),
+)
 def standings_api(
     request: Request,
-    format: str = "text",
+    format: StandingsFormat = "text",
     variant: str | None = None,
     meta: Annotated[list[str] | None, Query()] = None,
     since: str | None = None,
@@ -354,7 +379,18 @@ def standings_api(
     fairplay: bool = False,
 ) -> Response:
     store = _store(request)
+    seen = sight(request, store)
     text = standings_of(
-        store, format, variant, meta, since, until, include_invalid, loss, sight(request, store), fairplay
+        store,
+        format,
+        variant,
+        meta,
+        since,
+        until,
+        include_invalid,
+        loss,
+        seen,
+        fairplay=fairplay,
+        kept=request.app.state.web.kept,
     )
     return _html(text) if format == "html" else Response(text, media_type=MEDIA[format])

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dominolog.web.auth import RATE, Rate
+from dominolog.web.rendered import Kept, Rendered
 from dominolog.web.stores import Poller, Stores
 
 #: the largest request body taken (bytes)
@@ -52,6 +53,10 @@ class Web:
     stores: Stores = field(init=False)
     poller: Poller = field(init=False)
     rate: Rate = field(init=False)
+    #: the live parts rendered at the store's mark, shared among the requests for them; the matches'
+    #: summaries (the standings') and pictures (``/tables``) by head
+    rendered: Rendered = field(init=False)
+    kept: Kept = field(init=False)
 
     def __post_init__(self) -> None:
         from dominolog.store.target import is_url
@@ -59,3 +64,5 @@ class Web:
         self.stores = Stores(self.target, one_writer=not is_url(self.target))
         self.poller = Poller(self.stores)
         self.rate = Rate(self.rate_per_second)
+        self.rendered = Rendered()
+        self.kept = Kept()

@@ -23,7 +23,7 @@ WHAT = "manages tokens"
     "/tokens",
     summary="Make a table's token or a viewing key (the organiser)",
     status_code=201,
-    responses=error_responses(401, 403, 413, 422, 429),
+    responses=error_responses(400, 401, 403, 413, 422, 429),
 )
 def create(
     request: Request,
@@ -81,12 +81,12 @@ def private_events(request: Request) -> JSONResponse:
 @router.post(
     "/private",
     summary="Make an event private or public again (the organiser); `*`: every match",
-    responses=error_responses(401, 403, 413, 422, 429),
+    responses=error_responses(400, 401, 403, 413, 422, 429),
 )
 def set_private(
     request: Request,
     event: Annotated[str, Body(embed=True, min_length=1, max_length=EVENT_LIMIT)],
-    private: Annotated[bool, Body(embed=True)] = True,
+    private: Annotated[bool, Body(embed=True, strict=True)] = True,
 ) -> JSONResponse:
     web = request.app.state.web
     store = web.stores.get()
