@@ -143,7 +143,11 @@ def prepare_import(log: MatchLog) -> Prepared:
     # the match_start as the store gives it back (Store.start_of): its line decoded afresh
     start = decode_line(log.records[0].data, 1, 1) if log.records else None
     at_col = len(rows[0]) - 2 if rows else 0
-    last_at = next((r[at_col] for r in reversed(rows) if r[at_col] is not None), None)
+    last_at: Any = None
+    i = len(rows) - 1
+    while i >= 0 and last_at is None:  # (a loop mypyc compiles: a generator over reversed(rows) it cannot)
+        last_at = rows[i][at_col]
+        i -= 1
     match_row, hand_rows = projection_rows(mid, report, start, last_at=last_at)
     given = given if isinstance(given, str) and given else None
     return Prepared(log.source, log.line, None, given, mid, rows, report.head, report.valid, match_row, hand_rows)
