@@ -21,6 +21,7 @@ from rich.text import Text
 from typer.testing import CliRunner
 
 from dominolog.analysis.cache import VERSION, settings_of
+from dominolog.analysis.luck import review_document
 from dominolog.analysis.review import review_match
 from dominolog.analysis.shown import (
     ReviewError,
@@ -59,7 +60,7 @@ def _log(path: Path) -> MatchLog:
 def ghost() -> tuple[MatchLog, dict[str, Any]]:
     """The tabletop Ghost 13 match and its review (each hand's last 4 decisions, exact)."""
     log = _log(HIDDEN)
-    return log, review_match(log, last=LAST).as_dict()
+    return log, review_document(review_match(log, last=LAST))
 
 
 @pytest.fixture(scope="module")
@@ -233,7 +234,7 @@ def test_without_an_analysis_the_viewer_is_as_it_was(ghost: tuple[MatchLog, dict
 
 def test_a_sampled_review_shows_its_spreads_and_deals() -> None:
     log = _log(BRETT)
-    doc = review_match(log, last=2, samples=4).as_dict()
+    doc = review_document(review_match(log, last=2, samples=4))
     d = next(d for h in doc["hands"] for d in h["decisions"] if d["loss"] > 0 and d.get("spread") is not None)
     app = ReplayApp(log, analysis=parse_review(doc), start_seq=d["seq"])
 

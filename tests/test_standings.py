@@ -449,6 +449,7 @@ def analysed_store(
     """The season in a store, six of its matches analysed (the reviews kept as ``analyze --db`` keeps
     them), and what ``standings`` printed (text, csv, json, html) before any analysis was kept."""
     from dominolog.analysis.cache import VERSION, settings_of
+    from dominolog.analysis.luck import review_document
     from dominolog.analysis.review import review_match
     from dominolog.store import open_store
 
@@ -462,7 +463,7 @@ def analysed_store(
     reviews = {}
     with open_store(db, create=False) as store:
         for mid, how in ANALYSED.items():
-            reviews[mid] = review_match(logs[mid], **how).as_dict()
+            reviews[mid] = review_document(review_match(logs[mid], **how))
             settings = (
                 settings_of(samples=how["samples"], seed=0) if "samples" in how else settings_of(last=how["last"])
             )

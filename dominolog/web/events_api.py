@@ -109,7 +109,7 @@ def create(
     rounds: Annotated[int, Body(embed=True, ge=1, le=50)] = 3,
     variant: Annotated[str, Body(embed=True, min_length=1, max_length=40)] = "ghost13",
     options: Annotated[dict[str, int | bool | str | None] | None, Body(embed=True, max_length=20)] = None,
-    teams: Annotated[bool, Body(embed=True)] = False,
+    teams: Annotated[bool, Body(embed=True, strict=True)] = False,
     date: Annotated[str | None, Body(embed=True, max_length=10)] = None,
     title: Annotated[str | None, Body(embed=True, max_length=200)] = None,
 ) -> JSONResponse:

@@ -150,7 +150,7 @@ def events(request: Request) -> HTMLResponse:
 def cards(
     request: Request,
     matches: Annotated[list[Annotated[str, Body(min_length=1, max_length=200)]] | None, Body(embed=True)] = None,
-    loopback: Annotated[bool, Body(embed=True)] = False,
+    loopback: Annotated[bool, Body(embed=True, strict=True)] = False,
 ) -> HTMLResponse:
     from dominolog.club.cards import LoopbackURL, NoSuchMatch, cards_html, make_cards, revoked_line
     from dominolog.web.shared import inline_csp
