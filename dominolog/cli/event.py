@@ -6,6 +6,8 @@ organiser's page of ``dominolog serve`` does the same through the same calls). E
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -14,6 +16,7 @@ from dominolog.cli.common import DEFAULT_DB, DbOption, fail, key_values, store_o
 from dominolog.textsafe import shown
 
 if TYPE_CHECKING:
+    from dominolog.store import Store
     from dominolog.tournament.event import ClubEvent
 
 app = typer.Typer(
@@ -31,6 +34,27 @@ JsonOption = Annotated[bool, typer.Option("--json", help="One JSON document inst
 def _refused(exc: Exception) -> None:
     status = getattr(exc, "status", 422)
     fail(shown(str(exc), 500), 2 if status == 404 else 1)
+
+
+@contextmanager
+def _directing(db: str, *, write: bool, create: bool = False) -> Iterator[Store]:
+    """The store, open for one step of the director: a refused step (DirectorError) is the command's
+    message and exit code (2 for an event that does not exist, else 1)."""
+    from dominolog.tournament.director import DirectorError
+
+    with store_or_fail(db, create=create, write=write) as store:
+        try:
+            yield store
+        except DirectorError as exc:
+            _refused(exc)
+
+
+def _answer(as_json: bool, doc: Any, text: str) -> None:
+    """One JSON document with --json, else the line of text."""
+    if as_json:
+        _echo_json(doc)
+    else:
+        typer.echo(text)
 
 
 def _echo_json(doc: Any) -> None:
@@ -66,28 +90,22 @@ def create(
     as_json: JsonOption = False,
 ) -> None:
     """Make an event. Exit 0; 1 refused (the name is taken, an option does not fit the variant); 2 usage."""
-    from dominolog.tournament.director import DirectorError, create_event
+    from dominolog.tournament.director import create_event
 
     options = key_values(option, "--option", True)
-    with store_or_fail(db, create=True, write=True) as store:
-        try:
-            ev = create_event(
-                store,
-                name,
-                format=format,
-                rounds=rounds,
-                variant=variant,
-                options=options,
-                team_size=2 if teams else 1,
-                date=date,
-                title=title,
-            )
-        except DirectorError as exc:
-            _refused(exc)
-    if as_json:
-        _echo_json(ev.as_dict())
-    else:
-        typer.echo(f"event {_summary(ev)}")
+    with _directing(db, write=True, create=True) as store:
+        ev = create_event(
+            store,
+            name,
+            format=format,
+            rounds=rounds,
+            variant=variant,
+            options=options,
+            team_size=2 if teams else 1,
+            date=date,
+            title=title,
+        )
+    _answer(as_json, ev.as_dict(), f"event {_summary(ev)}")
 
 
 @app.command("add")
@@ -100,22 +118,16 @@ def add(
     as_json: JsonOption = False,
 ) -> None:
     """Register players (a late entry, once rounds are paired, starts with no points). Exit 0; 1 refused."""
-    from dominolog.tournament.director import DirectorError, add_player
+    from dominolog.tournament.director import add_player
 
     if member and len(players) != 1:
         fail("--member goes with one player")
-    with store_or_fail(db, create=False, write=True) as store:
+    with _directing(db, write=True) as store:
         ev = None
         for p in players:
-            try:
-                ev = add_player(store, name, p, club, member)
-            except DirectorError as exc:
-                _refused(exc)
+            ev = add_player(store, name, p, club, member)
     assert ev is not None
-    if as_json:
-        _echo_json(ev.as_dict())
-    else:
-        typer.echo(f"registered {', '.join(shown(p, 40) for p in players)}; {_summary(ev)}")
+    _answer(as_json, ev.as_dict(), f"registered {', '.join(shown(p, 40) for p in players)}; {_summary(ev)}")
 
 
 @app.command("team")
@@ -127,17 +139,15 @@ def team(
     as_json: JsonOption = False,
 ) -> None:
     """Register a team of two registered players (a team event). Exit 0; 1 refused."""
-    from dominolog.tournament.director import DirectorError, add_team
+    from dominolog.tournament.director import add_team
 
-    with store_or_fail(db, create=False, write=True) as store:
-        try:
-            ev = add_team(store, name, team_name, players)
-        except DirectorError as exc:
-            _refused(exc)
-    if as_json:
-        _echo_json(ev.as_dict())
-    else:
-        typer.echo(f"team {shown(team_name, 40)}: {', '.join(shown(p, 40) for p in players)}; {_summary(ev)}")
+    with _directing(db, write=True) as store:
+        ev = add_team(store, name, team_name, players)
+    _answer(
+        as_json,
+        ev.as_dict(),
+        f"team {shown(team_name, 40)}: {', '.join(shown(p, 40) for p in players)}; {_summary(ev)}",
+    )
 
 
 @app.command("withdraw")
@@ -148,17 +158,11 @@ def withdraw_cmd(
     as_json: JsonOption = False,
 ) -> None:
     """Withdraw a player or team from the next round on (results so far stay). Exit 0; 1 refused."""
-    from dominolog.tournament.director import DirectorError, withdraw
+    from dominolog.tournament.director import withdraw
 
-    with store_or_fail(db, create=False, write=True) as store:
-        try:
-            ev = withdraw(store, name, entrant)
-        except DirectorError as exc:
-            _refused(exc)
-    if as_json:
-        _echo_json(ev.as_dict())
-    else:
-        typer.echo(f"{shown(entrant, 40)} withdrawn after round {len(ev.paired)}")
+    with _directing(db, write=True) as store:
+        ev = withdraw(store, name, entrant)
+    _answer(as_json, ev.as_dict(), f"{shown(entrant, 40)} withdrawn after round {len(ev.paired)}")
 
 
 def _print_round(doc: dict[str, Any]) -> None:
@@ -178,13 +182,10 @@ def pair(name: EventName, db: DbOption = DEFAULT_DB, as_json: JsonOption = False
     """Pair the next round and make its matches (then print the round's cards: dominolog token cards
     --event NAME, or the organiser's page). Exit 0; 1 refused (the last round is not complete, every
     round is paired)."""
-    from dominolog.tournament.director import DirectorError, load, pair_next_round, table_states
+    from dominolog.tournament.director import load, pair_next_round, table_states
 
-    with store_or_fail(db, create=False, write=True) as store:
-        try:
-            rnd = pair_next_round(store, name)
-        except DirectorError as exc:
-            _refused(exc)
+    with _directing(db, write=True) as store:
+        rnd = pair_next_round(store, name)
         doc = {"round": rnd.number, "tables": [s.as_dict() for s in table_states(store, load(store, name), rnd)]}
     if as_json:
         _echo_json(doc)
@@ -196,17 +197,13 @@ def pair(name: EventName, db: DbOption = DEFAULT_DB, as_json: JsonOption = False
 def unpair(name: EventName, db: DbOption = DEFAULT_DB, as_json: JsonOption = False) -> None:
     """Undo the last round's pairing, before its first deal (its matches are closed as abandoned, with
     a note saying why). Exit 0; 1 refused (a table has dealt)."""
-    from dominolog.tournament.director import DirectorError, undo_round
+    from dominolog.tournament.director import undo_round
 
-    with store_or_fail(db, create=False, write=True) as store:
-        try:
-            rnd = undo_round(store, name)
-        except DirectorError as exc:
-            _refused(exc)
-    if as_json:
-        _echo_json({"undone": rnd.number})
-    else:
-        typer.echo(f"round {rnd.number}'s pairing undone: pair it again with dominolog event pair")
+    with _directing(db, write=True) as store:
+        rnd = undo_round(store, name)
+    _answer(
+        as_json, {"undone": rnd.number}, f"round {rnd.number}'s pairing undone: pair it again with dominolog event pair"
+    )
 
 
 @app.command("round")
@@ -218,13 +215,10 @@ def round_(
 ) -> None:
     """A round's tables and how far each is (not started, hand N, ended, disputed, not agreed, forfeit,
     bye). Exit 0; 1 no such round; 2 no such event."""
-    from dominolog.tournament.director import DirectorError, load, table_states
+    from dominolog.tournament.director import load, table_states
 
-    with store_or_fail(db, create=False, write=False) as store:
-        try:
-            ev = load(store, name)
-        except DirectorError as exc:
-            _refused(exc)
+    with _directing(db, write=False) as store:
+        ev = load(store, name)
         rounds = {r.number: r for r in ev.paired}
         n = number if number is not None else (ev.paired[-1].number if ev.paired else None)
         if n is None or n not in rounds:
@@ -245,13 +239,10 @@ def standings(
 ) -> None:
     """The event's standings: match points (a win 1, a draw 1/2, a bye or a forfeit won 1), then points
     for minus points against, then points for, then the head-to-head. Exit 0; 2 no such event."""
-    from dominolog.tournament.director import DirectorError, event_document, load
+    from dominolog.tournament.director import event_document, load
 
-    with store_or_fail(db, create=False, write=False) as store:
-        try:
-            doc = event_document(store, load(store, name), number)
-        except DirectorError as exc:
-            _refused(exc)
+    with _directing(db, write=False) as store:
+        doc = event_document(store, load(store, name), number)
     if as_json:
         _echo_json(doc["standings"])
         return
@@ -294,36 +285,24 @@ def forfeit_cmd(
 ) -> None:
     """End a match by the director: --winner X wins by forfeit, or --both-lose. The match is closed as
     abandoned; the forfeit counts in the standings. Exit 0; 1 refused; 2 usage."""
-    from dominolog.tournament.director import DirectorError, forfeit
+    from dominolog.tournament.director import forfeit
 
     if (winner is None) == (not both_lose):
         fail("give --winner ENTRANT or --both-lose")
-    with store_or_fail(db, create=False, write=True) as store:
-        try:
-            forfeit(store, name, match, winner, reason)
-        except DirectorError as exc:
-            _refused(exc)
+    with _directing(db, write=True) as store:
+        forfeit(store, name, match, winner, reason)
     said = f"{shown(winner, 40)} wins by forfeit" if winner else "both sides lose (double forfeit)"
-    if as_json:
-        _echo_json({"match": match, "winner": winner})
-    else:
-        typer.echo(f"match {shown(match, 100)} ended by the director: {said}")
+    _answer(as_json, {"match": match, "winner": winner}, f"match {shown(match, 100)} ended by the director: {said}")
 
 
 @app.command("end")
 def end(name: EventName, db: DbOption = DEFAULT_DB, as_json: JsonOption = False) -> None:
     """Close the event (no more rounds). Exit 0; 1 refused."""
-    from dominolog.tournament.director import DirectorError, end_event
+    from dominolog.tournament.director import end_event
 
-    with store_or_fail(db, create=False, write=True) as store:
-        try:
-            ev = end_event(store, name)
-        except DirectorError as exc:
-            _refused(exc)
-    if as_json:
-        _echo_json(ev.as_dict())
-    else:
-        typer.echo(f"event {_summary(ev)}")
+    with _directing(db, write=True) as store:
+        ev = end_event(store, name)
+    _answer(as_json, ev.as_dict(), f"event {_summary(ev)}")
 
 
 @app.command("list")
@@ -350,14 +329,11 @@ def show(
 ) -> None:
     """Everything about the event: its roster, each round's tables and their state, the standings, and
     any record of its log that did not fit. Exit 0; 2 no such event."""
-    from dominolog.tournament.director import DirectorError, event_document, load
+    from dominolog.tournament.director import event_document, load
 
-    with store_or_fail(db, create=False, write=False) as store:
-        try:
-            ev = load(store, name)
-            doc = event_document(store, ev, number)
-        except DirectorError as exc:
-            _refused(exc)
+    with _directing(db, write=False) as store:
+        ev = load(store, name)
+        doc = event_document(store, ev, number)
     if as_json:
         _echo_json(doc)
         return
@@ -375,12 +351,9 @@ def show(
 @app.command("log")
 def log(name: EventName, db: DbOption = DEFAULT_DB) -> None:
     """The event's log as stored, one JSON record a line (its history, to replay or audit)."""
-    from dominolog.tournament.director import DirectorError, records_text
+    from dominolog.tournament.director import records_text
 
-    with store_or_fail(db, create=False, write=False) as store:
-        try:
-            lines = records_text(store, name)
-        except DirectorError as exc:
-            _refused(exc)
+    with _directing(db, write=False) as store:
+        lines = records_text(store, name)
     for line in lines:
         typer.echo(line)
