@@ -401,14 +401,13 @@ class TableState:
 
 def table_states(store: Store, ev: ClubEvent, rnd: Round) -> list[TableState]:
     """Each table of the round: who, and how far its match is."""
-    from dominolog.tournament.outcomes import match_state
+    from dominolog.tournament.outcomes import match_states
 
     out = []
-    for t in rnd.tables:
+    for t, (state, words, points) in zip(rnd.tables, match_states(store, ev, rnd.tables), strict=True):
         first = ev.entrants[t.first].players
         second = ev.entrants[t.second].players if t.second is not None else ()
         players = [p for pair in zip(first, second, strict=True) for p in pair] if second else list(first)
-        state, words, points = match_state(store, ev, t)
         out.append(TableState(rnd.number, t.table, t.first, t.second, t.match, players, first[0], state, words, points))
     return out
 

@@ -76,16 +76,24 @@ def _played(ev: ClubEvent, table: Table, row: dict[str, Any]) -> tuple[tuple[int
     return points, _winner(ev, table, _json(row.get("winner")), points)
 
 
-def match_state(store: Store, ev: ClubEvent, table: Table) -> tuple[str, str, tuple[int, int] | None]:
-    """The table's state, in words, and its points so far (first, second) where it has some."""
+def _read(store: Store, tables: list[Table]) -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
+    """What the tables' states and results are made of, read once: each match's marks and its row
+    (one query for the rows of them all)."""
+    ids = [t.match for t in tables if t.second is not None and t.match is not None]
+    rows = store.match_rows(ids) if ids else {}
+    return {m: (store.match_marks(m), rows.get(m)) for m in ids}
+
+
+def _state(
+    ev: ClubEvent, table: Table, read: tuple[dict[str, Any], dict[str, Any] | None]
+) -> tuple[str, str, tuple[int, int] | None]:
     if table.second is None:
         return "bye", f"{table.first} has the bye", None
     assert table.match is not None
     if table.match in ev.forfeits:
         w = ev.forfeits[table.match]
         return "forfeit", f"{w} wins by forfeit" if w else "double forfeit: both lose", None
-    marks = store.match_marks(table.match)
-    row = store.match_rows([table.match]).get(table.match)
+    marks, row = read
     if row is None:
         return "missing", "the match is not in the store", None
     points, winner = _played(ev, table, row)
@@ -111,40 +119,63 @@ def match_state(store: Store, ev: ClubEvent, table: Table) -> tuple[str, str, tu
     return "playing", f"hand {marks['hands'] + 1}, {score}", points
 
 
-def table_result(store: Store, ev: ClubEvent, rnd: Round, table: Table) -> Result | None:
-    """The table's result for the standings (None: none yet)."""
+def _result(
+    ev: ClubEvent, rnd: Round, table: Table, read: tuple[dict[str, Any], dict[str, Any] | None]
+) -> Result | None:
     if table.second is None:
         return Result(rnd.number, table.first, None, 0, 0, table.first)
     assert table.match is not None
     if table.match in ev.forfeits:
         return Result(rnd.number, table.first, table.second, 0, 0, ev.forfeits[table.match], forfeit=True)
-    if store.match_marks(table.match)["end"] != "":
-        return None
-    row = store.match_rows([table.match]).get(table.match)
-    if row is None:
+    marks, row = read
+    if marks["end"] != "" or row is None:
         return None
     points, winner = _played(ev, table, row)
     return Result(rnd.number, table.first, table.second, points[0], points[1], winner)
 
 
+_NOTHING: tuple[dict[str, Any], None] = ({}, None)
+
+
+def match_state(store: Store, ev: ClubEvent, table: Table) -> tuple[str, str, tuple[int, int] | None]:
+    """The table's state, in words, and its points so far (first, second) where it has some."""
+    reads = _read(store, [table])
+    return _state(ev, table, reads.get(table.match or "", _NOTHING))
+
+
+def match_states(store: Store, ev: ClubEvent, tables: list[Table]) -> list[tuple[str, str, tuple[int, int] | None]]:
+    """:func:`match_state` of each table, the matches read once (one query for their rows)."""
+    reads = _read(store, tables)
+    return [_state(ev, t, reads.get(t.match or "", _NOTHING)) for t in tables]
+
+
+def table_result(store: Store, ev: ClubEvent, rnd: Round, table: Table) -> Result | None:
+    """The table's result for the standings (None: none yet)."""
+    reads = _read(store, [table])
+    return _result(ev, rnd, table, reads.get(table.match or "", _NOTHING))
+
+
 def event_results(store: Store, ev: ClubEvent) -> list[Result]:
-    """Every result of the event's rounds so far."""
+    """Every result of the event's rounds so far (each match read once)."""
+    reads = _read(store, [t for rnd in ev.paired for t in rnd.tables])
     out = []
     for rnd in ev.paired:
         for t in rnd.tables:
-            r = table_result(store, ev, rnd, t)
+            r = _result(ev, rnd, t, reads.get(t.match or "", _NOTHING))
             if r is not None:
                 out.append(r)
     return out
 
 
 def round_complete(store: Store, ev: ClubEvent, rnd: Round) -> list[str]:
-    """What the round still waits for (empty: complete), each as ``table N: state``."""
-    return [
-        f"table {t.table}: {match_state(store, ev, t)[1]}"
-        for t in rnd.tables
-        if table_result(store, ev, rnd, t) is None
-    ]
+    """What the round still waits for (empty: complete), each as ``table N: state`` (each match read once)."""
+    reads = _read(store, rnd.tables)
+    waiting = []
+    for t in rnd.tables:
+        read = reads.get(t.match or "", _NOTHING)
+        if _result(ev, rnd, t, read) is None:
+            waiting.append(f"table {t.table}: {_state(ev, t, read)[1]}")
+    return waiting
 
 
 def standings_rows(ev: ClubEvent, results: list[Result], round_no: int | None = None) -> list[Row]:
