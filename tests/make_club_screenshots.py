@@ -61,22 +61,16 @@ def evening(s: Any) -> None:
 
 
 def main() -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
+    from tests.serving import chromium
     from tests.webserver import Server
 
     with tempfile.TemporaryDirectory(prefix="dominolog-club-shots-") as folder:
         tmp = Path(folder)
         with Server(tmp / "club.db", tmp, "--no-analyse") as s:
             evening(s)
-            options = webdriver.ChromeOptions()
-            options.binary_location = "/usr/bin/chromium"
-            for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"):
-                options.add_argument(arg)
-            options.add_argument(f"--user-data-dir={tmp / 'profile'}")
-            driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+            driver = chromium(tmp, extra=("--hide-scrollbars",))
             try:
                 driver.set_window_size(1280, 1600)
                 driver.get(f"{s.url}/organiser#organiser={s.organiser}")

@@ -20,9 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def main() -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
+    from tests.serving import chromium
     from tests.webserver import Server
 
     with tempfile.TemporaryDirectory(prefix="dominolog-shots-") as folder:
@@ -31,13 +29,9 @@ def main() -> None:
         dominolog = shutil.which("dominolog") or sys.exit("the console script dominolog is not installed")
         subprocess.run([dominolog, "import", "--db", str(db), str(ROOT / "replays" / "club-season")], check=True)
         with Server(db, tmp, "--no-analyse") as s:
-            options = webdriver.ChromeOptions()
-            options.binary_location = "/usr/bin/chromium"
-            for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"):
-                options.add_argument(arg)
-            options.add_argument(f"--user-data-dir={tmp / 'profile'}")
-            driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+            driver = chromium(tmp)
             try:
+                driver.set_window_size(1280, 900)
                 first = s.client.get("/api/matches").json()["matches"][0]["id"]
                 for name, path in (("board", "/"), ("match", f"/m/{first}"), ("tables", "/tables")):
                     if name == "tables":  # a projector's screen

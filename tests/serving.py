@@ -110,10 +110,11 @@ class Served:
         self.stop()
 
 
-def chromium(profile: Path, *, phone: bool = False) -> Any:
+def chromium(profile: Path, *, phone: bool = False, extra: tuple[str, ...] = ()) -> Any:
     """Debian's headless Chromium through its own chromedriver (nothing downloaded), its profile in
     ``profile``, the browser console logged; with ``phone`` a phone's screen (360 x 640 CSS px, touch) and
-    the network domain on (for its emulation). RuntimeError saying what to install when it cannot start."""
+    the network domain on (for its emulation); ``extra`` command-line switches added (the screenshots'
+    ``--hide-scrollbars``). RuntimeError saying what to install when it cannot start."""
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -136,6 +137,7 @@ def chromium(profile: Path, *, phone: bool = False) -> Any:
         "--disable-dev-shm-usage",
         "--window-size=1280,1000",
         f"--user-data-dir={profile / 'chromium-profile'}",
+        *extra,
     ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
