@@ -219,3 +219,38 @@ def test_the_limit_on_writes_counts_events_not_requests(tmp_path: Path) -> None:
     assert after.status_code == 429, after.text
     assert "events a second" in after.json()["error"]
     assert int(after.headers["retry-after"]) >= 9  # (300 events past 249 at 5 a second: 10 seconds to pay)
+
+
+def test_the_board_streams_woken_by_one_move_ask_the_store_once() -> None:
+    """Issue 36: 500 streams follow the board; at each move each asked the store whether it may see the
+    match that moved, and the mark as it sees it (two reads on the server's threads a stream and a move).
+    Those that read with the same key now share one answer (web.rendered.Once)."""
+    import asyncio
+
+    from dominolog.web.rendered import Once
+
+    once = Once(kept=4)
+    calls: list[str] = []
+
+    async def look(what: str) -> str:
+        calls.append(what)
+        await asyncio.sleep(0.01)
+        return f"seen {what}"
+
+    async def streams() -> list[str]:
+        anonymous = [once.get((None, 1, 2), lambda: look("anonymous")) for _ in range(500)]
+        keyed = [once.get(("viewer-key", 1, 2), lambda: look("viewer")) for _ in range(3)]
+        return list(await asyncio.gather(*anonymous, *keyed))
+
+    answers = asyncio.run(streams())
+    assert answers == ["seen anonymous"] * 500 + ["seen viewer"] * 3
+    assert calls == ["anonymous", "viewer"]
+    assert (once.made, once.shared) == (2, 501)
+
+    async def later() -> str:  # a later move is asked again; the oldest answers are dropped past `kept`
+        for n in range(2, 8):
+            await once.get((None, n, n + 1), lambda n=n: look(f"move {n}"))
+        return await once.get((None, 1, 2), lambda: look("again"))
+
+    assert asyncio.run(later()) == "seen again"
+    assert calls[-1] == "again" and once.made == 9

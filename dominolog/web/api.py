@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from dominolog.web.auth import error_responses, sight, write_target, writer
+from dominolog.web.auth import bearer, error_responses, sight, write_target, writer
 from dominolog.web.ids import MatchId
 from dominolog.web.writing import Answer, BadBody, append_lines, first_match, kind_of, lines_of
 
@@ -51,6 +52,10 @@ def in_range(name: str, value: int | None) -> int | None:
 
 #: how long a stream stays quiet before a comment keeps it open (seconds)
 KEEPALIVE = 15.0
+#: the board stream's pace: at most one message a second per stream; the moves made meanwhile are told by
+#: the next (its id the mark after them all). A page refetches at each message: a table writing at its
+#: limit makes each page fetch once a second, not at every move
+BOARD_EVERY = 1.0
 
 
 def web(request: Request) -> Web:
@@ -164,17 +169,21 @@ async def board_stream(
     await app.stores.run(lambda s: sight(request, s))  # (a wrong key: 401; the stream names no match)
     behind = (last_event_id or "").strip() or after
 
-    def seen(store: Store, moved: set[str]) -> bool | None:
+    given = bearer(request) or request.query_params.get("key") or None
+
+    def look(store: Store, moved: set[str]) -> tuple[bool | None, str]:
         """Whether one of the ``moved`` matches may be read by this request (None: nothing may be read
-        any more, its key revoked). A private match moving is not told to whom may not read it."""
+        any more, its key revoked), and the store's mark as it sees it (a private match's moves change
+        nothing of it). A private match moving is not told to whom may not read it."""
         try:
             sees = sight(request, store)
         except HTTPException:
-            return None
-        return any(sees.sees(m, store.event_of(m)) for m in moved)
+            return None, ""
+        if not any(sees.sees(m, store.event_of(m)) for m in moved):
+            return False, ""
+        return True, sees.mark(store)
 
     def marked(store: Store) -> str:
-        """The store's mark as this reader sees it (a private match's moves change nothing of it)."""
         try:
             return sight(request, store).mark(store)
         except HTTPException:
@@ -189,14 +198,17 @@ async def board_stream(
         while True:
             now = await app.poller.wait(version, KEEPALIVE)
             moved = app.poller.moved_since(version)
+            # (every stream with the same key wakes at the same move: the store is asked once for them all)
+            shown, mark = await app.board.get(
+                (given, version, now), lambda moved=moved: app.stores.run(lambda s: look(s, moved))
+            )
             version = now
-            shown = await app.stores.run(lambda s, moved=moved: seen(s, moved))
             if shown is None:
                 return
             if shown:
-                mark = await app.stores.run(marked)
                 yield f"id: {mark}\nevent: board\ndata: {mark}\n\n"
                 quiet = time.monotonic()
+                await asyncio.sleep(BOARD_EVERY)
             elif time.monotonic() - quiet >= KEEPALIVE:
                 yield ": keep-alive\n\n"
                 quiet = time.monotonic()

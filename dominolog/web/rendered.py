@@ -11,9 +11,10 @@ dropped as new ones come (at most :data:`KEPT` parts are kept, the oldest droppe
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -58,6 +59,33 @@ class Rendered:
                     self._parts.popitem(last=False)
                 self._making.pop(key, None)
         return text
+
+
+class Once:
+    """Work shared by key among the coroutines of the server's loop: the first to ask starts it, the others
+    await the same answer (the board streams: every stream that follows the board wakes at the same move,
+    and those that read with the same key ask the store the same thing). At most ``kept`` answers are kept,
+    the oldest dropped first."""
+
+    def __init__(self, kept: int = 64) -> None:
+        self.kept = kept
+        self._answers: OrderedDict[Hashable, asyncio.Future[object]] = OrderedDict()
+        #: how many times the work was done, and how many answers were shared (the tests read them)
+        self.made = 0
+        self.shared = 0
+
+    async def get(self, key: Hashable, make: Callable[[], Awaitable[T]]) -> T:
+        answer = self._answers.get(key)
+        if answer is None:
+            self.made += 1
+            answer = asyncio.ensure_future(make())
+            self._answers[key] = answer  # type: ignore[assignment]
+            while len(self._answers) > self.kept:
+                self._answers.popitem(last=False)
+        else:
+            self.shared += 1
+        # (shielded: one stream closed while it waits does not cancel the work the others wait for)
+        return await asyncio.shield(answer)  # type: ignore[return-value]
 
 
 class Kept(dict):  # type: ignore[type-arg]

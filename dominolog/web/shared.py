@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dominolog.web.auth import RATE, Rate
-from dominolog.web.rendered import Kept, Rendered
+from dominolog.web.rendered import Kept, Once, Rendered
 from dominolog.web.stores import Poller, Stores
 
 #: the largest request body taken (bytes)
@@ -57,6 +57,8 @@ class Web:
     #: summaries (the standings') and pictures (``/tables``) by head
     rendered: Rendered = field(init=False)
     kept: Kept = field(init=False)
+    #: what the board streams tell at each move, asked of the store once per key and move
+    board: Once = field(init=False)
 
     def __post_init__(self) -> None:
         from dominolog.store.target import is_url
@@ -66,3 +68,4 @@ class Web:
         self.rate = Rate(self.rate_per_second)
         self.rendered = Rendered()
         self.kept = Kept()
+        self.board = Once()
