@@ -254,3 +254,40 @@ def test_the_board_streams_woken_by_one_move_ask_the_store_once() -> None:
 
     assert asyncio.run(later()) == "seen again"
     assert calls[-1] == "again" and once.made == 9
+
+
+def test_a_long_match_is_folded_off_the_one_writer_that_every_table_waits_for(
+    served: tuple[TestClient, Any, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36: the first write to a long match made the one writer thread of a SQLite store fold it whole
+    (and its recording session read every event again for its clock): seconds, while every other table's
+    append waited. Now a reader's thread folds it (for a token that may write to it) and hands the fold over;
+    the writer reads only what was stored since. A request that will be refused folds nothing."""
+    import threading
+
+    client, web, db = served
+    by_thread: list[tuple[str, str, int, int]] = []
+    records = BaseStore.records
+
+    def counting(self: BaseStore, match_id: str, after: int = 0) -> Any:
+        got = records(self, match_id, after)
+        by_thread.append((threading.current_thread().name, match_id, after, len(got)))
+        return got
+
+    monkeypatch.setattr(BaseStore, "records", counting)
+    body = b"\n".join([NOTE] * 3)
+    refused = client.post("/api/matches/big/events", content=body, headers={"Content-Type": "application/x-ndjson"})
+    assert refused.status_code == 401 and by_thread == []  # (no token: nothing folded)
+
+    with open_store(db) as store:
+        _, table = store.create_token("table", "big")
+    ok = client.post(
+        "/api/matches/big/events",
+        content=body,
+        headers={"Content-Type": "application/x-ndjson", "Authorization": f"Bearer {table}"},
+    )
+    assert ok.status_code == 201 and ok.json()["seqs"] == [NOTES + 3, NOTES + 4, NOTES + 5]
+    writer = [(m, after, n) for name, m, after, n in by_thread if name == "dominolog-writer"]
+    folded = [(m, after, n) for name, m, after, n in by_thread if name != "dominolog-writer"]
+    assert folded == [("big", 0, NOTES + 2)]  # the whole match, once, on a reader's thread
+    assert all(n <= 3 for _, _, n in writer), writer  # the writer: only its own events

@@ -34,6 +34,10 @@ class Journal(Protocol):
 
     def records(self) -> list[Record]: ...
 
+    def last_at(self) -> str | None:
+        """The time (``at``) of the match's last event that carries one, as written (None: none does)."""
+        ...
+
     def refresh(self) -> int:
         """Take in what another writer appended; the number of new events."""
         ...
@@ -63,6 +67,13 @@ class StoreJournal:
         last = self._records[-1].seq if self._records else 0
         self._records.extend(rec for rec, _ in self.store.records(self.match_id, after=last))
         return list(self._records)
+
+    def last_at(self) -> str | None:
+        # (one indexed read: a long match's events are not read to find it)
+        try:
+            return self.store.last_at(self.match_id)
+        except self.store.db_errors as exc:
+            raise database_failure(exc, self.name) from None
 
     def refresh(self) -> int:
         before = self._reducer.events
@@ -119,6 +130,13 @@ class FileJournal:
 
     def records(self) -> list[Record]:
         return list(self._log.records)
+
+    def last_at(self) -> str | None:
+        for rec in reversed(self._log.records):
+            at = rec.obj.get("at") if rec.obj is not None else None
+            if isinstance(at, str):
+                return at
+        return None
 
     def refresh(self) -> int:
         before = self._reducer.events

@@ -141,10 +141,16 @@ class Session:
         #: refuse what the rules refuse for certain (False: write what the table did, as it did it)
         self.check = check
         self.clock = Clock(now)
-        for rec in journal.records():
-            at = rec.obj.get("at") if rec.obj is not None else None
-            if isinstance(at, str):
-                self.clock.note(at)
+        # (a short stamp takes its date from the last full one: the last time stored is read alone, and the
+        # events only when it is not a full stamp, as a long match's are not read on every new session)
+        last = journal.last_at()
+        if last is not None:
+            self.clock.note(last)
+            if self.clock.base is None:
+                for rec in journal.records():
+                    at = rec.obj.get("at") if rec.obj is not None else None
+                    if isinstance(at, str):
+                        self.clock.note(at)
 
     @property
     def reducer(self) -> MatchReducer:

@@ -130,6 +130,14 @@ class Appending:
         seq, head = (last[0], last[1]) if last else (0, "")
         return self._fold(match_id, seq, head, folds)
 
+    def adopt_fold(self, match_id: str, fold: Fold) -> None:
+        """Keep ``fold`` (made by another connection, which keeps it no more: the server folds a long match
+        on a reader's thread and hands it to its one writer) as this store's fold of the match, unless it
+        keeps one as far or further; the next :meth:`fold_of` folds only the events stored since."""
+        kept = self._folds.get(match_id)
+        if kept is None or kept.seq < fold.seq:
+            self._folds[match_id] = fold
+
     def _fold(self, match_id: str, seq: int, head: str, folds: dict[str, Fold] | None = None) -> Fold:
         if folds is None:
             folds = self._folds

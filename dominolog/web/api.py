@@ -276,6 +276,16 @@ async def append_events(
     in_range("seq", seq)
     body = await request.body()
     app = web(request)
+
+    def may(store: Store) -> bool:
+        try:
+            write_target(request, store, match_id)
+            writer(request, store, match_id)
+        except HTTPException:
+            return False
+        return True
+
+    await app.stores.warm(match_id, may)  # (a long match is folded off the one writer's thread, which others wait for)
     return await app.stores.write(lambda s: _write(app, s, request, match_id, body, seq, idempotency_key))
 
 
