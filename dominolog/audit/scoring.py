@@ -43,25 +43,22 @@ class ScoredHand:
     claim: dict[str, Any] | None
 
 
-class ScoringReducer(MatchReducer):
-    """A :class:`MatchReducer` that keeps every hand it closes, as scored, in :attr:`scored`."""
+class HandsScored:
+    """A listener of the fold (:class:`~dominolog.reducer.context.FoldListener`) that keeps every
+    hand it closes, as scored, in :attr:`scored`."""
 
-    def __init__(self, source: str = "<log>", line: int = 1) -> None:
-        super().__init__(source, line)
+    def __init__(self) -> None:
         self.scored: list[ScoredHand] = []
-        self._claim: dict[str, Any] | None = None
 
-    def _hand_end(self, ev: HandEnd) -> None:
-        self._claim = claim_of(ev)
-        try:
-            super()._hand_end(ev)
-        finally:
-            self._claim = None
+    def hand_closed(self, hand: HandState, result: HandResult, end: HandEnd | None) -> None:
+        self.scored.append(ScoredHand(hand, result, claim_of(end) if end is not None else None))
 
-    def _finish_hand(self, result: HandResult) -> None:
-        if self.state is not None and self.state.hand is not None:
-            self.scored.append(ScoredHand(self.state.hand, result, self._claim))
-        super()._finish_hand(result)
+
+def scoring_reducer(source: str = "<log>", line: int = 1) -> tuple[MatchReducer, HandsScored]:
+    """A reducer whose closed hands are kept, as scored, by the listener returned with it."""
+    reducer = MatchReducer(source, line)
+    reducer.listener = hands = HandsScored()
+    return reducer, hands
 
 
 def claim_of(ev: HandEnd) -> dict[str, Any]:
@@ -74,11 +71,11 @@ def claim_of(ev: HandEnd) -> dict[str, Any]:
 
 def fold_scored(log: MatchLog) -> tuple[MatchReducer, list[ScoredHand]]:
     """Fold one match: the reducer, and each hand as it was scored, in order."""
-    reducer = ScoringReducer(log.source, log.line)
+    reducer, hands = scoring_reducer(log.source, log.line)
     reducer.orphan = log.orphan
     for rec in log.records:
         reducer.feed(rec)
-    return reducer, reducer.scored
+    return reducer, hands.scored
 
 
 # -- words ---------------------------------------------------------------------------------------
@@ -467,4 +464,4 @@ def scoring_steps(state: MatchState, hand: HandState, result: HandResult, claim:
     return [*out, _claim(result, claim, state.players)]
 
 
-__all__ = ["ScoredHand", "ScoringReducer", "claim_of", "fold_scored", "scoring_steps"]
+__all__ = ["HandsScored", "ScoredHand", "claim_of", "fold_scored", "scoring_reducer", "scoring_steps"]
