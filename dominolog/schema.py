@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import dominolog.variants  # noqa: F401  the registry: a match_start's variant is one of its names (VariantName)
 from dominolog.events.models import EVENT_ADAPTER, EVENT_MODELS
 from dominolog.jsontext import dumps
 

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dominolog.cli.common import VARIANT_NAMES
-from dominolog.variants import VARIANTS
 from tests.conftest import clean_env
 
 HEAVY = (
@@ -37,7 +35,3 @@ def test_loading_the_command_line_imports_no_command_machinery(tmp_path: Path) -
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=clean_env(), check=True
     )
     assert done.stdout.strip() == "[]", done.stdout
-
-
-def test_the_variant_names_of_the_help_texts_are_the_registrys() -> None:
-    assert tuple(VARIANTS) == VARIANT_NAMES

@@ -15,13 +15,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dominolog.events import EVENT_TYPES, VARIANT_NAMES
+from dominolog.events import EVENT_TYPES
 from dominolog.log.hashchain import head as chain_head
 from dominolog.log.reader import decode_line, iter_matches
 from dominolog.reducer import MatchReducer, MatchReport, reduce_match, verify_match
 from dominolog.render import render_state
 from dominolog.simulate import hide_match, simulate_lines, simulate_match
 from dominolog.tiles import DOUBLE_SIX, Tile
+from dominolog.variants import VARIANTS
 from dominolog.verify import report_lines, verify_document
 from tests.helpers import to_bytes
 
@@ -452,7 +453,7 @@ valid_events = st.one_of(
     _event(
         "match_start",
         {
-            "variant": st.sampled_from(VARIANT_NAMES),
+            "variant": st.sampled_from(tuple(VARIANTS)),
             "players": st.lists(names, min_size=2, max_size=4, unique=True),
         },
         {

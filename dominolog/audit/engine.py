@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dominolog.audit.scoring import ScoredHand, ScoringReducer
+from dominolog.audit.scoring import ScoredHand, scoring_reducer
 from dominolog.knowledge import Before, HandModel, count_after, hand_model
 from dominolog.knowledge.honest import Rule, kept_rules, with_rules
 from dominolog.log.reader import MatchLog, Record
@@ -130,7 +130,7 @@ def honest_model(facts: HandModel, judged: list[Judged]) -> HandModel:
 
 def audit_match(log: MatchLog, pictures: bool = False) -> MatchAudit:
     """Fold ``log`` once, keeping each hand's facts and verdicts (``pictures``: keep each event's table)."""
-    reducer = ScoringReducer(log.source, log.line)
+    reducer, kept = scoring_reducer(log.source, log.line)
     reducer.orphan = log.orphan
     views: list[EventView] = []
     hands: list[HandAudit] = []
@@ -167,7 +167,7 @@ def audit_match(log: MatchLog, pictures: bool = False) -> MatchAudit:
             decided = caught[0][1] if caught else []
             result = state.results[n_results] if len(state.results) > n_results else None
             ha = _hand_audit(open_hand.number, start, end, decided, result)
-            scored = [sh for sh in reducer.scored if sh.hand.number == open_hand.number]
+            scored = [sh for sh in kept.scored if sh.hand.number == open_hand.number]
             ha.scored = scored[-1] if scored else None
             ha.end_seq = rec.seq if rec.event is not None and rec.event.type == "hand_end" else None
             if rec.event is not None and rec.event.type == "hand_end":

@@ -10,6 +10,7 @@ each hand as it was scored, with the table's claim.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,18 +20,12 @@ from dominolog.log.reader import MatchLog
 from dominolog.reducer import MatchReducer
 from dominolog.reducer.claims import fmt_points, fmt_winner, same_winner
 from dominolog.state import HandResult, HandState, MatchState, Placement, WinnerValue
-from dominolog.variants import find_variant
-from dominolog.variants.double_bergen import placement_score
-from dominolog.variants.ghost13 import ZERO_SUIT, ZERO_ZERO
-
-#: the ruling of each way a hand ends, per variant
-END_RULING = {
-    "ghost13": {"domino": "G5", "block": "G6"},
-    "brettspielnetz": {"domino": "B5", "stock-out": "B4"},
-    "39": {"domino": "T10", "passes": "T10"},
-    "double-bergen": {"domino": "D7", "block": "D7", "target": "D8"},
-    "double-draw": {"domino": "E5", "call": "E4, E5", "passes": "E5"},
-}
+from dominolog.variants import Variant, find_variant
+from dominolog.variants.brettspielnetz import Brettspielnetz
+from dominolog.variants.double_bergen import DoubleBergen, placement_score
+from dominolog.variants.double_draw import DoubleDraw
+from dominolog.variants.ghost13 import ZERO_SUIT, ZERO_ZERO, Ghost13
+from dominolog.variants.thirty_nine import ThirtyNine
 
 
 @dataclass(slots=True)
@@ -43,25 +38,22 @@ class ScoredHand:
     claim: dict[str, Any] | None
 
 
-class ScoringReducer(MatchReducer):
-    """A :class:`MatchReducer` that keeps every hand it closes, as scored, in :attr:`scored`."""
+class HandsScored:
+    """A listener of the fold (:class:`~dominolog.reducer.context.FoldListener`) that keeps every
+    hand it closes, as scored, in :attr:`scored`."""
 
-    def __init__(self, source: str = "<log>", line: int = 1) -> None:
-        super().__init__(source, line)
+    def __init__(self) -> None:
         self.scored: list[ScoredHand] = []
-        self._claim: dict[str, Any] | None = None
 
-    def _hand_end(self, ev: HandEnd) -> None:
-        self._claim = claim_of(ev)
-        try:
-            super()._hand_end(ev)
-        finally:
-            self._claim = None
+    def hand_closed(self, hand: HandState, result: HandResult, end: HandEnd | None) -> None:
+        self.scored.append(ScoredHand(hand, result, claim_of(end) if end is not None else None))
 
-    def _finish_hand(self, result: HandResult) -> None:
-        if self.state is not None and self.state.hand is not None:
-            self.scored.append(ScoredHand(self.state.hand, result, self._claim))
-        super()._finish_hand(result)
+
+def scoring_reducer(source: str = "<log>", line: int = 1) -> tuple[MatchReducer, HandsScored]:
+    """A reducer whose closed hands are kept, as scored, by the listener returned with it."""
+    reducer = MatchReducer(source, line)
+    reducer.listener = hands = HandsScored()
+    return reducer, hands
 
 
 def claim_of(ev: HandEnd) -> dict[str, Any]:
@@ -74,11 +66,11 @@ def claim_of(ev: HandEnd) -> dict[str, Any]:
 
 def fold_scored(log: MatchLog) -> tuple[MatchReducer, list[ScoredHand]]:
     """Fold one match: the reducer, and each hand as it was scored, in order."""
-    reducer = ScoringReducer(log.source, log.line)
+    reducer, hands = scoring_reducer(log.source, log.line)
     reducer.orphan = log.orphan
     for rec in log.records:
         reducer.feed(rec)
-    return reducer, reducer.scored
+    return reducer, hands.scored
 
 
 # -- words ---------------------------------------------------------------------------------------
@@ -131,15 +123,16 @@ def _sums(what: str, state: MatchState, result: HandResult, hand: HandState, sco
 
 
 def _ending(variant: Any, state: MatchState, hand: HandState, result: HandResult) -> str:
-    """How the hand ended, and by which ruling."""
-    name, end, seq = state.variant, result.end, hand.over_seq
-    rid = END_RULING.get(name, {}).get(end, "C4")
+    """How the hand ended, and by which ruling (the variant's :attr:`~Variant.end_rulings`)."""
+    end, seq = result.end, hand.over_seq
+    rid = ", ".join(variant.end_rulings.get(end, ("C4",)))
+    ghost13 = isinstance(variant, Ghost13)
     plays = _by_seq(hand, seq)
     at = f"at seq {seq}" if seq is not None else "when the table closed it"
     passes = [a for a in hand.actions if a[2] == "pass" and a[0] <= (seq or 0)]
     n = len(state.players)
     if end == "abandoned":
-        kept = "the points made during play stand" if name in ("39", "double-bergen") else "no points"
+        kept = "the points made during play stand" if variant.scores_in_play else "no points"
         return f"Hand {hand.number} was closed before its end: it is abandoned, with no winner and {kept} (C4)."
     if end != "call" and seq not in (None, hand.deal_seq) and all(a[0] != seq for a in hand.actions) and not plays:
         return (
@@ -150,9 +143,9 @@ def _ending(variant: Any, state: MatchState, hand: HandState, result: HandResult
         if len(plays) == 2:
             laid = f"the last two tiles in hand, {plays[0].tile} and {plays[1].tile}, as a pair play"
         also = " (it also locked the line: the domino comes first)"
-        also = also if name == "ghost13" and variant.locked(hand) is True else ""
+        also = also if ghost13 and variant.locked(hand) is True else ""
         return f"{plays[-1].player} laid {laid} at seq {seq}: a domino ends the hand{also} ({rid})."
-    if name == "ghost13" and end == "block" and hand.placements:
+    if ghost13 and end == "block" and hand.placements:
         last = hand.placements[-1]
         ends = hand.layout.open_values()
         if seq != last.seq:
@@ -447,12 +440,13 @@ def _double_draw(v: Any, state: MatchState, hand: HandState, result: HandResult)
     ]
 
 
-VARIANT_STEPS = {
-    "ghost13": _ghost13,
-    "brettspielnetz": _brettspielnetz,
-    "39": _thirty_nine,
-    "double-bergen": _double_bergen,
-    "double-draw": _double_draw,
+#: the words of each variant's scoring, by its class (a variant with none: the ending and the claim alone)
+VARIANT_STEPS: dict[type[Variant], Callable[[Any, MatchState, HandState, HandResult], list[str]]] = {
+    Ghost13: _ghost13,
+    Brettspielnetz: _brettspielnetz,
+    ThirtyNine: _thirty_nine,
+    DoubleBergen: _double_bergen,
+    DoubleDraw: _double_draw,
 }
 
 
@@ -462,9 +456,10 @@ def scoring_steps(state: MatchState, hand: HandState, result: HandResult, claim:
     the rules give (that sentence ends with ``result.points`` and the winner)."""
     variant = find_variant(state.variant)(state.players, state.options)
     out = [_ending(variant, state, hand, result)]
-    if result.end != "abandoned" or state.variant in ("39", "double-bergen"):
-        out += VARIANT_STEPS[state.variant](variant, state, hand, result)
+    steps = VARIANT_STEPS.get(type(variant))
+    if steps is not None and (result.end != "abandoned" or variant.scores_in_play):
+        out += steps(variant, state, hand, result)
     return [*out, _claim(result, claim, state.players)]
 
 
-__all__ = ["ScoredHand", "ScoringReducer", "claim_of", "fold_scored", "scoring_steps"]
+__all__ = ["HandsScored", "ScoredHand", "claim_of", "fold_scored", "scoring_reducer", "scoring_steps"]

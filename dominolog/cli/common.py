@@ -29,9 +29,6 @@ DbOption = Annotated[
     ),
 ]
 DEFAULT_DB = "dominolog.db"
-#: the variants' names, for help texts without importing the rules (the same as
-#: ``dominolog.variants.VARIANTS``: tests/test_cli_conventions.py checks it)
-VARIANT_NAMES = ("ghost13", "brettspielnetz", "39", "double-bergen", "double-draw")
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -103,7 +103,7 @@ def record(
     variant: Annotated[
         str | None,
         typer.Option(
-            "--variant", help="Start a match of this variant: ghost13, brettspielnetz, 39, double-bergen, double-draw."
+            "--variant", help="Start a match of this variant, by name (an unknown one is refused with the known ones)."
         ),
     ] = None,
     players: Annotated[

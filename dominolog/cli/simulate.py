@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from dominolog.cli.common import VARIANT_NAMES, fail
+from dominolog.cli.common import fail
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -29,7 +29,9 @@ def _options(pairs: list[str]) -> dict[str, Any]:
 
 
 def simulate(
-    variant: Annotated[str, typer.Option(help=f"Rule variant: {', '.join(VARIANT_NAMES)}.")] = "ghost13",
+    variant: Annotated[
+        str, typer.Option(help="Rule variant, by name (an unknown one is refused with the known ones).")
+    ] = "ghost13",
     matches: Annotated[int, typer.Option(min=1, help="How many matches.")] = 1,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same bytes.")] = 0,
     players: Annotated[

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from typing import TYPE_CHECKING, Any
 
-from dominolog.events.kinds import VARIANT_NAMES
 from dominolog.textsafe import shown
+from dominolog.variants import VARIANTS
 
 if TYPE_CHECKING:
     from dominolog.club.standings import Analysed, Filters, Standings
@@ -26,8 +26,8 @@ def filters_of(variant: str | None, meta: list[str] | None, since: str | None, u
     ``key=value`` that is not one, ``--since`` after ``--until``)."""
     from dominolog.club.standings import Filters, parse_day, parse_meta
 
-    if variant is not None and variant not in VARIANT_NAMES:
-        raise ValueError(f"unknown variant {shown(variant, 100)!r} (known: {', '.join(sorted(VARIANT_NAMES))})")
+    if variant is not None and variant not in VARIANTS:
+        raise ValueError(f"unknown variant {shown(variant, 100)!r} (known: {', '.join(sorted(VARIANTS))})")
     try:
         filters = Filters(
             variant,

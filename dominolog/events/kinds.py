@@ -8,7 +8,10 @@ from typing import Any, Final
 
 from dominolog.frozen import by_fields
 
-VARIANT_NAMES: Final = ("ghost13", "brettspielnetz", "39", "double-bergen", "double-draw")
+#: the variant names a ``match_start`` may give, in the order registered: the variant registry's, which
+#: adds each (:func:`dominolog.variants.register_variant`); the log's layer is below the rules, so it
+#: holds their names rather than ask for them
+VARIANT_NAMES: list[str] = []
 
 #: the keys an event object may hold besides its own fields
 COMMON_KEYS: Final = ("type", "seq", "at", "hash")

@@ -17,14 +17,17 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
     StringConstraints,
     TypeAdapter,
     ValidationError,
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError, core_schema
 
-from dominolog.events.kinds import EVENT_CLASSES, EVENT_TYPES, Event
+from dominolog.events.kinds import EVENT_CLASSES, EVENT_TYPES, VARIANT_NAMES, Event
 from dominolog.textsafe import cut
 
 TileStr = Annotated[
@@ -84,11 +87,33 @@ class _Event(BaseModel):
     hash: HashHex | None = None
 
 
+def _variant_name(value: Any) -> str:
+    """``value`` if it is a registered variant's name (:data:`~dominolog.events.kinds.VARIANT_NAMES`)."""
+    if isinstance(value, str) and value in VARIANT_NAMES:
+        return value
+    names = [repr(n) for n in VARIANT_NAMES]
+    expected = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else "".join(names) or "a variant's name"
+    raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
+
+
+class VariantName:
+    """A registered variant's name: judged, and listed in the JSON Schema, from the registry's names
+    as they are when asked (a variant registered after this module was imported included)."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(_variant_name)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:
+        return {"enum": list(VARIANT_NAMES), "type": "string"}
+
+
 class MatchStart(_Event):
     """Begins a match."""
 
     type: Literal["match_start"]
-    variant: Literal["ghost13", "brettspielnetz", "39", "double-bergen", "double-draw"]
+    variant: Annotated[str, VariantName]
     players: Annotated[list[PlayerName], Field(min_length=2, max_length=4)]
     options: dict[str, Any] | None = None
     id: MatchId | None = None

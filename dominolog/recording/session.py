@@ -266,8 +266,7 @@ class Session:
             return []
         if t in hand.layout.on_board:
             return []
-        finder = getattr(variant, "places", None)
-        return list(finder(hand, t) if finder is not None else hand.layout.placements(t))
+        return list(variant.places(hand, t))
 
     def legal_tiles(self) -> list[str] | None:
         """The tiles the player on move may play, when their hand is known (None: it is not)."""

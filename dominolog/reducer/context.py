@@ -1,8 +1,12 @@
-"""Where a variant's hooks report what they find about the event being applied."""
+"""Where a variant's hooks report what they find about the event being applied, and what the
+fold tells a listener as it goes."""
 
 from __future__ import annotations
 
-from dominolog.state import Issue, PendingCheck
+from typing import Protocol
+
+from dominolog.events import HandEnd
+from dominolog.state import HandResult, HandState, Issue, PendingCheck
 
 
 class Findings:
@@ -53,3 +57,12 @@ class QuietCtx:
 
     def unverified(self, code: str, message: str, check: PendingCheck | None = None) -> None:
         pass
+
+
+class FoldListener(Protocol):
+    """What the fold tells a listener as it goes (python-chess's PGN visitors are the model): the
+    audit's scoring keeps each hand as it was scored (:func:`dominolog.audit.scoring.fold_scored`)."""
+
+    def hand_closed(self, hand: HandState, result: HandResult, end: HandEnd | None) -> None:
+        """A hand is closed with ``result``: ``hand`` is its state as scored (after the reveals),
+        ``end`` the ``hand_end`` that closed it (None: a deal, a match_end or an abandonment did)."""

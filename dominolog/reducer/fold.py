@@ -17,13 +17,11 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from mypy_extensions import mypyc_attr
-
 from dominolog.events import Event, MatchStart, Play
 from dominolog.frozen import by_fields
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer.chain import HashChain
-from dominolog.reducer.context import Ctx, Findings
+from dominolog.reducer.context import Ctx, Findings, FoldListener
 from dominolog.reducer.hands import ChecksHook, HandLifecycle
 from dominolog.reducer.history import SAVE_EVERY, HandHistory, Saved
 from dominolog.reducer.report import MatchReport
@@ -96,7 +94,6 @@ class Mark:
         return by_fields(self)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py): the audit's ScoringReducer extends it
 class MatchReducer(HandLifecycle):
     """Folds the records of one match. Feed records in order, then call :meth:`report`."""
 
@@ -119,6 +116,8 @@ class MatchReducer(HandLifecycle):
         self.skipping = False
         #: told each hand's unverified rules as judged at its end (:mod:`dominolog.audit` listens)
         self.on_checks: ChecksHook | None = None
+        #: told what the fold does at the points a job needs (each hand closed, as scored: the audit)
+        self.listener: FoldListener | None = None
         self.outcomes: list[HandResult] | None = None
 
     @property

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy_extensions import mypyc_attr
-
 from dominolog.events import Deal, Event, HandEnd, MatchEnd, Reveal
 from dominolog.knowledge import HandModel, hand_model
 from dominolog.knowledge.likelihood import likelihood
 from dominolog.knowledge.worlds import end_fillings
 from dominolog.reducer.chain import HashChain
 from dominolog.reducer.claims import check_claim, check_claim_names, fmt_points
-from dominolog.reducer.context import Ctx, Findings, QuietCtx
+from dominolog.reducer.context import Ctx, Findings, FoldListener, QuietCtx
 from dominolog.reducer.history import HandHistory
 from dominolog.reducer.verdicts import decide_check, decide_checks, fill_hands, shown_by
 from dominolog.state import HandResult, HandState, Issue, MatchState, PendingCheck, bounds_before
@@ -25,7 +23,6 @@ from dominolog.variants.judges import Decision, names
 ChecksHook = Callable[[HandState, list[tuple[Issue, PendingCheck, "Decision | None"]]], None]
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # MatchReducer's base (the audit's ScoringReducer extends that)
 class HandLifecycle:
     """The part of :class:`~dominolog.reducer.fold.MatchReducer` that opens and closes hands."""
 
@@ -37,6 +34,7 @@ class HandLifecycle:
     history: HandHistory
     skipping: bool
     on_checks: ChecksHook | None
+    listener: FoldListener | None
     #: the results the rules give over the ways to fill a hand's hidden tiles, while its end is judged
     outcomes: list[HandResult] | None
     events: int
@@ -408,7 +406,7 @@ class HandLifecycle:
             check_claim(
                 ev, state.players, result.points, result.winner, f"hand {hand.number} ({describe(result)})", ctx
             )
-        self._finish_hand(result)
+        self._finish_hand(result, ev)
 
     def _judge_claim_on_hidden(self, ev: HandEnd, hand: HandState) -> None:
         """A claimed score the hidden tiles kept from being checked: wrong whatever they were when no
@@ -432,10 +430,12 @@ class HandLifecycle:
             f"(the rules give {given})",
         )
 
-    def _finish_hand(self, result: HandResult) -> None:
+    def _finish_hand(self, result: HandResult, end: HandEnd | None = None) -> None:
         state, variant = self.state, self.variant
         assert state is not None and variant is not None
         if state.hand is not None:
+            if self.listener is not None:
+                self.listener.hand_closed(state.hand, result, end)
             result.leader, result.dealer = state.hand.leader, state.hand.dealer
         state.results.append(result)
         state.totals = {p: v + result.points.get(p, 0) for p, v in state.totals.items()}

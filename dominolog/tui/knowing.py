@@ -95,10 +95,9 @@ def moves_with(variant: Variant, hand: HandState, player: str, tiles: Iterable[T
         for t in candidates:
             h.known, h.unknown = {t}, max(0, size - 1)
             out.extend(variant.legal_placements(probe, player))
-        pairs = getattr(variant, "pair_plays", None)
-        if pairs is not None:
+        if variant.has_pair_plays:
             h.known, h.unknown = set(candidates), 0
-            for a, b in pairs(probe, player):
+            for a, b in variant.pair_plays(probe, player):
                 out += [(a, "left"), (b, "right")]
     except Exception:  # a half-read log may leave a state the rules cannot judge: show none
         return []

@@ -287,9 +287,8 @@ class Timeline:
             h.unknown -= len(extra)
         try:
             moves = list(variant.legal_placements(hand, player))
-            pairs = getattr(variant, "pair_plays", None)
-            if pairs is not None:
-                for a, b in pairs(hand, player):
+            if variant.has_pair_plays:
+                for a, b in variant.pair_plays(hand, player):
                     moves += [(a, "left"), (b, "right")]
         except Exception:  # a half-read log may leave a state the rules cannot judge: show none
             return []

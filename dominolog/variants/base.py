@@ -12,6 +12,8 @@ from __future__ import annotations
 from random import Random
 from typing import Any, ClassVar, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from dominolog.events import BlockCall, Deal, Declare, Draw, Pass, Play
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.line import LineLayout
@@ -42,21 +44,43 @@ class Ctx(Protocol):
     def unverified(self, code: str, message: str, check: PendingCheck | None = None) -> None: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a variant module outside COMPILED may extend it
 class Variant:
-    """Base class of the rule variants. Subclasses override the hooks their rules need."""
+    """Base class of the rule variants. Subclasses override the hooks their rules need.
 
+    Every fact about a variant is an attribute or a method of its class: the rest of dominolog asks
+    the class (through :func:`dominolog.variants.find_variant`), never the variant's name.
+    """
+
+    #: the name a ``match_start`` gives (``"39"``); the registry's key
     name: ClassVar[str]
     title: ClassVar[str]
+    #: other names the registry finds the variant by (the module's spelling: ``thirty_nine``)
+    aliases: ClassVar[tuple[str, ...]] = ()
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     #: option name -> (default, accepted types, description)
     option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {}
     #: the tiles not dealt form a boneyard (else the deal must use all 28)
     has_boneyard: ClassVar[bool] = False
+    #: a player may draw from the boneyard (``draw`` events: :meth:`on_draw`); else its tiles sleep
+    has_drawing: ClassVar[bool] = False
     #: the deal turns up a start tile (``deal.start_tile``)
     uses_start_tile: ClassVar[bool] = False
     #: the highest total wins the match (False: penalty points, the lowest wins)
     higher_wins: ClassVar[bool] = True
+    #: points are made during play, so an abandoned hand keeps them (39, Double Bergen)
+    scores_in_play: ClassVar[bool] = False
+    #: the suits a ``declare`` may name (39: ``odd``, ``even``); none where nobody declares
+    declared_suits: ClassVar[tuple[str, ...]] = ()
+    #: a turn may lay two tiles at once (Double Draw's pair plays: :meth:`pair_plays`)
+    has_pair_plays: ClassVar[bool] = False
+    #: the rulings of ``docs/rulings.md`` behind each way a hand ends (``hand.over``): end -> ids
+    end_rulings: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: the rulings behind each part of the rules, for the audit's findings: part -> ids. The parts:
+    #: ``deal``, ``leader``, ``turn``, ``order``, ``renege``, ``must_draw``, ``place``, ``score``,
+    #: ``winner``, ``match``
+    rulings: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
         if not self.min_players <= len(players) <= self.max_players:
@@ -344,6 +368,15 @@ class Variant:
         leaders = [p for p in self.players if match.totals[p] == best]
         return leaders[0] if len(leaders) == 1 else None
 
+    # -- what can be played --------------------------------------------------
+    def places(self, hand: HandState, tile: Tile) -> list[str]:
+        """The ends ``tile`` can go on now (``[""]`` for the first tile of a hand)."""
+        return hand.layout.placements(tile)
+
+    def pair_plays(self, hand: HandState, player: str) -> list[tuple[Tile, Tile]]:
+        """Every pair of tiles ``player`` may lay at once now (none unless :attr:`has_pair_plays`)."""
+        return []
+
     # -- simulation --------------------------------------------------------
     def legal_placements(self, hand: HandState, player: str) -> list[tuple[Tile, str]]:
         """Every (tile, end) the player may play now, from the tiles known to be in the hand."""
@@ -379,6 +412,7 @@ def can_play_line(hand: HandState, player: str, ends: tuple[int, ...] | None = N
     return False
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a line game outside COMPILED may extend it
 class LineVariant(Variant):
     """Mechanics shared by the line games: placing on ``left``/``right``, ownership, turn order."""
 

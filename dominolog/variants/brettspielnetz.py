@@ -25,9 +25,24 @@ DOMINO_BONUS = 5  # B6
 class Brettspielnetz(LineVariant):
     name = "brettspielnetz"
     title = "Brettspielnetz Domino"
+    #: the rulings of docs/rulings.md behind each way a hand ends, and behind each part of the rules
+    end_rulings: ClassVar[dict[str, tuple[str, ...]]] = {"domino": ("B5",), "stock-out": ("B4",)}
+    rulings: ClassVar[dict[str, tuple[str, ...]]] = {
+        "deal": ("B1",),
+        "leader": ("B2",),
+        "turn": ("B3", "B4"),
+        "order": ("B2",),
+        "renege": ("B3",),
+        "must_draw": ("B4",),
+        "place": ("C2",),
+        "score": ("C5", "B6"),
+        "winner": ("B6",),
+        "match": ("B1", "B7"),
+    }
     min_players = 2
     max_players = 2
     has_boneyard = True
+    has_drawing = True
     uses_start_tile = True
     higher_wins = False  # B7: penalty points
     option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {

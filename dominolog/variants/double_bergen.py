@@ -51,9 +51,26 @@ def placement_score(layout: GridLayout) -> int:
 class DoubleBergen(GridVariant):
     name = "double-bergen"
     title = "Double Bergen"
+    aliases = ("double_bergen",)
+    scores_in_play = True
+    #: the rulings of docs/rulings.md behind each way a hand ends, and behind each part of the rules
+    end_rulings: ClassVar[dict[str, tuple[str, ...]]] = {"domino": ("D7",), "block": ("D7",), "target": ("D8",)}
+    rulings: ClassVar[dict[str, tuple[str, ...]]] = {
+        "deal": ("D1",),
+        "leader": ("D2",),
+        "turn": ("D3", "D5"),
+        "order": ("D2", "D3"),
+        "renege": ("D5",),
+        "must_draw": ("D5",),
+        "place": ("D4",),
+        "score": ("C5", "D6", "D7"),
+        "winner": ("D7",),
+        "match": ("D8",),
+    }
     min_players = 2
     max_players = 4
     has_boneyard = True
+    has_drawing = True
     spinning_doubles = False
     option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {
         "target": (100, (int,), "the score that ends the match, the moment it is reached (D8)"),

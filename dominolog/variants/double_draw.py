@@ -22,9 +22,26 @@ from dominolog.variants.judges import judge_fit, judge_not, judge_pair
 class DoubleDraw(LineVariant):
     name = "double-draw"
     title = "Double Draw"
+    aliases = ("double_draw",)
+    has_pair_plays = True
+    #: the rulings of docs/rulings.md behind each way a hand ends, and behind each part of the rules
+    end_rulings: ClassVar[dict[str, tuple[str, ...]]] = {"domino": ("E5",), "call": ("E4", "E5"), "passes": ("E5",)}
+    rulings: ClassVar[dict[str, tuple[str, ...]]] = {
+        "deal": ("E1",),
+        "leader": ("E2",),
+        "turn": ("E3",),
+        "order": ("E2", "E3"),
+        "renege": ("E3",),
+        "must_draw": ("E3",),
+        "place": ("C2",),
+        "score": ("C5", "E6"),
+        "winner": ("E6",),
+        "match": ("E7",),
+    }
     min_players = 2
     max_players = 4
     has_boneyard = True
+    has_drawing = True
     uses_start_tile = True
     option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {
         "partners": (False, (bool,), "4 players as two partnerships, seats 1 and 3 against 2 and 4 (E1)"),

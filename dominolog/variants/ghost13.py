@@ -23,6 +23,19 @@ SUITS = tuple(suit(v) for v in range(7))
 class Ghost13(LineVariant):
     name = "ghost13"
     title = "Ghost 13"
+    #: the rulings of docs/rulings.md behind each way a hand ends, and behind each part of the rules
+    end_rulings: ClassVar[dict[str, tuple[str, ...]]] = {"domino": ("G5",), "block": ("G6",)}
+    rulings: ClassVar[dict[str, tuple[str, ...]]] = {
+        "deal": ("G1",),
+        "leader": ("G2",),
+        "turn": ("G3", "G4"),
+        "order": ("G3",),
+        "renege": ("G4",),
+        "place": ("C2",),
+        "score": ("C5", "G7", "G9"),
+        "winner": ("G9",),
+        "match": ("G10",),
+    }
     min_players = 2
     max_players = 2
     option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from dominolog.events import Play
 from dominolog.layouts.grid import GridLayout, Placed, Side
 from dominolog.state import HandState, MatchState, Placement
@@ -22,6 +24,7 @@ from dominolog.variants.judges import judge_holds
 SHOWING = tuple(tuple(t for t in DOUBLE_SIX if t.has(v)) for v in range(7))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a spinner game outside COMPILED may extend it
 class GridVariant(Variant):
     """A variant played on a :class:`GridLayout`."""
 

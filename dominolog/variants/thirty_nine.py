@@ -30,9 +30,27 @@ def parity(value: int) -> str:
 class ThirtyNine(GridVariant):
     name = "39"
     title = "39"
+    aliases = ("thirty_nine",)
+    scores_in_play = True
+    declared_suits = ("odd", "even")
+    #: the rulings of docs/rulings.md behind each way a hand ends, and behind each part of the rules
+    end_rulings: ClassVar[dict[str, tuple[str, ...]]] = {"domino": ("T10",), "passes": ("T10",)}
+    rulings: ClassVar[dict[str, tuple[str, ...]]] = {
+        "deal": ("T1",),
+        "leader": ("T2",),
+        "turn": ("T9",),
+        "order": ("T2", "T9"),
+        "renege": ("T9",),
+        "must_draw": ("T9",),
+        "place": ("T4",),
+        "score": ("T8", "T11", "T12"),
+        "winner": ("T12",),
+        "match": ("T1",),
+    }
     min_players = 2
     max_players = 2
     has_boneyard = True
+    has_drawing = True
     spinning_doubles = True
     option_specs: ClassVar[dict[str, tuple[Any, tuple[type, ...], str]]] = {
         "hands": (5, (int,), "how many hands the match has (T1)"),

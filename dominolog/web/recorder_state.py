@@ -147,21 +147,21 @@ def recorder_state(
         pass_entry = _entry(f"{hand.turn} passes", _lines({"type": "pass", "player": hand.turn}), JSONL)
     declarer = hand.extra.get("declare") if hand is not None else None
     declares = None
-    if hand is not None and variant is not None and variant.name == "39":
+    if hand is not None and variant is not None and variant.declared_suits:
         # by the player who just made a match (the rules'), else as typed: by the player on move
         declares = [
             _entry(f"{declarer} declares {s}", _lines({"type": "declare", "player": declarer, "suit": s}), JSONL)
             if isinstance(declarer, str)
             else _entry(f"declare {s}", f"!{s}")
-            for s in ("odd", "even")
+            for s in variant.declared_suits
         ]
     doc["actions"] = {
         "pass": pass_entry,
-        "draw": _entry("draw (unseen)", "+?") if in_play and variant is not None and variant.has_boneyard else None,
+        "draw": _entry("draw (unseen)", "+?") if in_play and variant is not None and variant.has_drawing else None,
         "block": _entry("block", "#") if in_play else None,
         "declare": declares,
         "undo": _entry("undo", _lines({"type": "undo"}), JSONL) if hand is not None and standing else None,
-        "pair": in_play and variant is not None and hasattr(variant, "pair_plays"),
+        "pair": in_play and variant is not None and variant.has_pair_plays,
         # the buttons that mean something in this variant (the others are not shown)
         "shown": shown_actions(variant),
     }
@@ -172,14 +172,12 @@ def recorder_state(
 
 
 def shown_actions(variant: Any) -> list[str]:
-    """The action buttons that mean something in ``variant`` (None: all): no draw without a boneyard,
-    no pair without pair plays, declarations in 39 only."""
+    """The action buttons that mean something in ``variant`` (None: all): no draw without drawing,
+    no pair without pair plays, declarations where the variant has suits to declare."""
     names = ["pass", "draw", "pair", "block", "reveal", "note", "undo"]
     if variant is None:
         return names
-    return [
-        n for n in names if (n != "draw" or variant.has_boneyard) and (n != "pair" or hasattr(variant, "pair_plays"))
-    ]
+    return [n for n in names if (n != "draw" or variant.has_drawing) and (n != "pair" or variant.has_pair_plays)]
 
 
 def _order(state: Any, hand: Any) -> list[str]:
@@ -221,7 +219,7 @@ def page_text(prompt: Any, state: Any, variant: Any, hand: Any, offer: Any, deal
         return f"hand {number} is over, the rules give {result}: tap agree or disagree below"
     if kind == "turn":
         text = prompt.text.split(" · hand over?")[0]
-        if variant is not None and not variant.has_boneyard:
+        if variant is not None and not variant.has_drawing:
             text = text.replace("none (pass or draw)", "none: tap pass")
         else:
             text = text.replace("none (pass or draw)", "none: tap draw or pass")
