@@ -363,7 +363,7 @@ def _picture(store: Store, match_id: str) -> str:
     return kept
 
 
-def _standings_html(
+def _standings_body(
     request: Request,
     variant: str | None,
     since: str | None,
@@ -371,14 +371,17 @@ def _standings_html(
     meta: list[str] | None,
     include_invalid: bool,
 ) -> str:
-    from dominolog.web.results import standings_of
+    """The ``<main>`` inside of the page ``dominolog standings --format html`` writes (the same filters),
+    of the matches the request may read."""
+    from dominolog.club.standings_html import render_body
+    from dominolog.web.results import standings_result
 
     store = _web_store(request)
     seen = sight(request, store)
     kept = request.app.state.web.kept
 
     def make() -> str:
-        return standings_of(store, "html", variant, meta, since, until, include_invalid, seen=seen, kept=kept)
+        return render_body(standings_result(store, variant, meta, since, until, include_invalid, seen=seen, kept=kept))
 
     return _kept(request, store, seen, store.mark(), "/standings", make)
 
@@ -396,15 +399,15 @@ def standings_page(
     the same filters), made afresh at each request, kept current: its ``<main>`` is the live part
     (``/standings/part``, same query), fetched again each time any match moves. Its style sheet is
     inline: the policy names its hash."""
+    from dominolog.club.standings_html import page
     from dominolog.web.shared import inline_csp
 
-    text = _standings_html(request, variant, since, until, meta, include_invalid)
+    body = _standings_body(request, variant, since, until, meta, include_invalid)
     query = request.url.query
     part = "/standings/part" + (f"?{query}" if query else "")
     key = request.query_params.get("key")
     stream = "/api/board/stream" + (f"?key={quote(key, safe='')}" if key else "")
-    live = f'<main id="live" data-stream="{esc(stream, 4000)}" data-part="{esc(part, 4000)}">'
-    text = text.replace("</head>", '<script src="/static/live.js" defer></script></head>', 1).replace("<main>", live, 1)
+    text = page(body, live=(stream, part))
     return HTMLResponse(text, headers={"Content-Security-Policy": inline_csp(text)})
 
 
@@ -417,6 +420,7 @@ def standings_fragment(
     meta: Annotated[list[str] | None, Query()] = None,
     include_invalid: bool = False,
 ) -> HTMLResponse:
-    text = _standings_html(request, variant, since, until, meta, include_invalid)
-    inner = text[text.index("<main>") + len("<main>") : text.rindex("</main>")]
-    return HTMLResponse(inner, headers={"Cache-Control": "no-store"})
+    from dominolog.htmlpage import page_main
+
+    text = page_main(_standings_body(request, variant, since, until, meta, include_invalid))
+    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
