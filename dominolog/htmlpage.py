@@ -10,15 +10,21 @@ How the templates are written and rendered (:func:`render`):
   rendered by another template) is passed as :class:`markupsafe.Markup` and kept as it is;
 - the lines of a template are joined: each line's leading spaces and its line break are dropped (the
   tags can be laid out one a line while the page stays as compact as it was), a space at a line's end
-  is kept; ``{{ nl }}`` writes a line break.
+  is kept; ``{{ nl }}`` writes a line break;
+- ``|exact``: escaped only (a value a script reads back), ``|json``: as JSON, ``|pathpart``: quoted for
+  one part of a path, ``|joined(", ")``: the values as one text (Jinja's ``join`` escapes them its own
+  way, so it is not used).
 """
 
 from __future__ import annotations
 
 import html
+import json
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateNotFound
 from markupsafe import Markup
@@ -49,6 +55,18 @@ def _shown(value: object, limit: int = LIMIT) -> Markup:
     return Markup(esc(value, limit))
 
 
+def _exact(value: object) -> Markup:
+    """``{{ value|exact }}``: escaped only, neither cut nor its controls made visible: a value a script
+    reads back from an attribute (an event's name it sends to the API)."""
+    return Markup(html.escape(str(value), quote=True))
+
+
+def _joined(values: Iterable[object], separator: str) -> str:
+    """``{{ values|joined(", ") }}``: the values as one text (then escaped as one, as Jinja's own ``join``
+    would not: it escapes each value its own way)."""
+    return separator.join(str(v) for v in values)
+
+
 class _Joined(BaseLoader):
     """The templates of ``dominolog/templates/``, their lines joined (see the module's notes)."""
 
@@ -66,7 +84,8 @@ class _Joined(BaseLoader):
 def environment() -> Environment:
     """The one Jinja2 environment of the package's templates (autoescaped, undefined names an error)."""
     env = Environment(loader=_Joined(), autoescape=True, finalize=_finalize, undefined=StrictUndefined)
-    env.filters["shown"] = _shown
+    env.filters.update(shown=_shown, exact=_exact, json=json.dumps, joined=_joined)
+    env.filters["pathpart"] = lambda text: quote(str(text), safe="")
     env.globals.update(nl=Markup("\n"), version=__version__)
     return env
 
