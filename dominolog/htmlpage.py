@@ -26,7 +26,8 @@ from importlib import resources
 from typing import Any
 from urllib.parse import quote
 
-from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateNotFound
+from jinja2 import BaseLoader, Environment, StrictUndefined, TemplateNotFound, pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from dominolog import __version__
@@ -41,11 +42,14 @@ def esc(value: object, limit: int = LIMIT) -> str:
     return html.escape(shown("" if value is None else value, limit), quote=True)
 
 
-def _finalize(value: object) -> object:
-    """What ``{{ value }}`` writes: HTML made elsewhere as it is, anything else through :func:`esc`."""
+@pass_context
+def _finalize(context: Context, value: object) -> object:
+    """What ``{{ value }}`` writes: HTML made elsewhere as it is, anything else through :func:`esc`, cut
+    at :data:`LIMIT` characters or at the template's ``limit`` (the audit report's is longer)."""
     if isinstance(value, Markup):
         return value
-    return Markup(esc(value))
+    limit = context.get("limit")
+    return Markup(esc(value, limit if isinstance(limit, int) else LIMIT))
 
 
 def _shown(value: object, limit: int = LIMIT) -> Markup:
