@@ -171,23 +171,15 @@ def analysis_of(store: Store, match_id: str, fmt: str = "html", analysing: bool 
 
         return (f"({as_of})\n" if moved else "") + render_text(review), seq
     from dominolog.analysis.review_html import render_html
-    from dominolog.htmlpage import esc
 
-    page = render_html(review)
-    if moved:
-        page = page.replace("</h1>", f"</h1>\n<p class='as-of'>{esc(as_of[0].upper() + as_of[1:])}.</p>", 1)
-    return page, seq
+    return render_html(review, as_of=f"{as_of[0].upper()}{as_of[1:]}." if moved else None), seq
 
 
 def pending_part(match_id: str, ended: bool) -> str:
-    """The live part of the page of an analysis not kept yet."""
-    from dominolog.htmlpage import esc
+    """The live part of the page of an analysis not kept yet (``templates/web/analysis_pending.html``)."""
+    from dominolog.htmlpage import render
 
-    if ended:
-        said = "The analysis of this match is being made; this page shows it when it is ready."
-    else:
-        said = "No hand of this match has ended yet: its analysis is made when one does."
-    return f"<h1>Analysis: {esc(match_id)}</h1><p>{said}</p>"
+    return render("web/analysis_pending.html", match_id=match_id, ended=ended)
 
 
 def export_of(
