@@ -27,6 +27,28 @@ DATA_FILES = [
     "web/static/record.css",
     "web/static/record.js",
     "web/static/web.css",
+    # the HTML of every page (dominolog/htmlpage.py)
+    "templates/analysis/review.html",
+    "templates/audit/report.html",
+    "templates/club/cards.html",
+    "templates/club/sheet.html",
+    "templates/club/standings.html",
+    "templates/page.html",
+    "templates/page_main.html",
+    "templates/web/analysis_pending.html",
+    "templates/web/board.html",
+    "templates/web/event.html",
+    "templates/web/event_macros.html",
+    "templates/web/events_list.html",
+    "templates/web/frame.html",
+    "templates/web/heading.html",
+    "templates/web/match.html",
+    "templates/web/note.html",
+    "templates/web/organiser.html",
+    "templates/web/organiser_events.html",
+    "templates/web/organiser_part.html",
+    "templates/web/recorder.html",
+    "templates/web/tables.html",
 ]
 
 

@@ -32,7 +32,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
-from dominolog.htmlpage import esc
+from markupsafe import Markup
+
+from dominolog.htmlpage import render
 
 if TYPE_CHECKING:
     from dominolog.store import Store
@@ -234,34 +236,14 @@ def revoked_line(cards: list[Card]) -> str | None:
 
 
 def card_html(card: Card) -> str:
-    """One card (every name escaped)."""
-    title = f"Table {esc(card.table)}" if card.table is not None else "Table"
-    if card.round is not None:
-        title = f"Round {esc(card.round)} · {title}"
-    leads = f'<p class="leads">{esc(card.leads)} leads first</p>' if card.leads is not None else ""
-    revoked = (
-        f'<p class="revoked">replaces token{"s" * (len(card.revoked) != 1)} {esc(", ".join(card.revoked))} '
-        "(revoked)</p>"
-        if card.revoked
-        else ""
-    )
-    return (
-        f'<section class="card"><h2>{title}</h2>'
-        f'<p class="match">match <strong>{esc(card.match_id)}</strong></p>'
-        f'<p class="players">{esc(", ".join(card.players))}</p>{leads}'
-        f'<p class="variant">{esc(card.variant or "?")}</p>'
-        f'<div class="qr" role="img" aria-label="QR code of the recorder link">{qr_svg(card.link)}</div>'
-        f'<p class="link">{esc(card.link, 10_000)}</p>'
-        f'<p class="token">token {esc(card.token_id)}: scan to record this table</p>{revoked}</section>'
-    )
+    """One card (``templates/club/cards.html``)."""
+    return render("club/cards.html", one=card, qr=_qr)
 
 
 def cards_html(cards: list[Card]) -> str:
     """The printable page: one card per table (no script; an inline style sheet)."""
-    body = "".join(card_html(c) for c in cards) or "<p>No open match: no card.</p>"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>Table cards</title><style>{CARDS_CSS}</style></head>"
-        f'<body><main class="cards">{body}</main></body></html>\n'
-    )
+    return render("club/cards.html", cards=cards, qr=_qr, css=Markup(CARDS_CSS))
+
+
+def _qr(link: str) -> Markup:
+    return Markup(qr_svg(link))

@@ -4,6 +4,10 @@ each player's history (the rating after each match) under it. No script, nothing
 
 from __future__ import annotations
 
+from typing import Any
+
+from markupsafe import Markup
+
 from dominolog.club import standings_fairplay as fairplay
 from dominolog.club.chart import Series, line_chart
 from dominolog.club.ratings import new_rating
@@ -20,7 +24,7 @@ from dominolog.club.standings_render import (
     rating_cells,
     record_cells,
 )
-from dominolog.htmlpage import esc, html_page
+from dominolog.htmlpage import Live, html_page, render
 from dominolog.textsafe import shown
 
 EXTRA_CSS = """
@@ -41,32 +45,17 @@ p.analysed { color: var(--muted); font-size: .9rem; margin: 0 0 .8rem; }
 """
 
 
-def _row(cells: list[str], first_text: int) -> str:
-    """A table row: the first ``first_text`` cells text, the others numbers (cells already escaped)."""
-    return (
-        "<tr>"
-        + "".join(f"<td>{c}</td>" if i < first_text else f'<td class="num">{c}</td>' for i, c in enumerate(cells))
-        + "</tr>"
-    )
-
-
-def _head(headers: list[str], first_text: int) -> str:
-    return (
-        "<thead><tr>"
-        + "".join(
-            f'<th scope="col">{esc(h)}</th>' if i < first_text else f'<th scope="col" class="num">{esc(h)}</th>'
-            for i, h in enumerate(headers)
-        )
-        + "</tr></thead>"
-    )
-
-
-def _table(caption: str, headers: list[str], first_text: int, rows: list[str], pairs: list[str]) -> str:
-    tail = f'<tbody class="pairs">{"".join(pairs)}</tbody>' if pairs else ""
-    return (
-        f'<div class="scroll"><table class="standings"><caption>{esc(caption)}</caption>'
-        f"{_head(headers, first_text)}<tbody>{''.join(rows)}</tbody>{tail}</table></div>"
-    )
+def _table(
+    caption: str,
+    headers: list[str],
+    first_text: int,
+    rows: list[list[str]],
+    pairs: list[list[str]] | None = None,
+    cls: str = "standings",
+) -> dict[str, Any]:
+    """A table of the page (``templates/club/standings.html``): the first ``first_text`` columns text,
+    the others numbers; ``pairs``: the partnerships' rows, in a body of their own."""
+    return dict(caption=caption, headers=headers, first_text=first_text, rows=rows, pairs=pairs or [], cls=cls)
 
 
 def _chart(t: VariantTable) -> str:
@@ -95,146 +84,90 @@ def _chart(t: VariantTable) -> str:
     )
 
 
-def _history(r: PlayerRow) -> str:
+def _history(r: PlayerRow) -> dict[str, Any] | None:
     if r.rating is None or not r.rating.history:
-        return ""
+        return None
     rows = [
-        _row([esc(h.date or "-"), esc(h.match_id, 120), fixed(h.mu), fixed(h.sigma), fixed(h.ordinal)], 2)
-        for h in r.rating.history
+        [h.date or "-", shown(h.match_id, 120), fixed(h.mu), fixed(h.sigma), fixed(h.ordinal)] for h in r.rating.history
     ]
-    return (
-        f'<details class="history"><summary>{esc(r.name)}: rating after each match</summary>'
-        + _table("", ["date", "match", "mu", "sigma", "ordinal"], 2, rows, [])
-        + "</details>"
-    )
+    return {"name": r.name, "table": _table("", ["date", "match", "mu", "sigma", "ordinal"], 2, rows)}
 
 
-def _losses(t: VariantTable) -> str:
-    """The points lost table (``--loss``) and how many matches were analysed."""
-    line = f'<p class="analysed">{esc(analysed_line(len(t.counted), len(t.analysed), t.partial))}</p>'
-    if not t.analysed:
-        return line
-    table = _table(
-        "Points lost (analysis)",
-        [
-            "player",
-            "analysed matches",
-            "choices",
-            "lost per choice",
-            "best move",
-            "accuracy",
-            "non-forced",
-            "play rating",
-        ],
-        1,
-        [_row([esc(r.name), *loss_cells(r.loss)], 1) for r in t.players],
-        [],
-    )
-    return table.replace('class="standings"', 'class="standings losses"', 1) + line
-
-
-def _fair_play(t: VariantTable) -> str:
-    """The fair-play table (``--fairplay``): each player's evidence of reneging, season and by event."""
-    return _table(
-        "Fair play (evidence of reneging, not a finding)",
-        ["player", "evidence", "hands", "turns", "by event"],
-        1,
-        [_row([esc(r.name), *(esc(c) for c in fairplay.text_cells(r.fairplay))], 1) for r in t.players],
-        [],
-    )
-
-
-def _variant(t: VariantTable, include_invalid: bool, loss: bool = False, fair: bool = False) -> str:
+def _variant(t: VariantTable, include_invalid: bool, loss: bool = False, fair: bool = False) -> dict[str, Any]:
+    """One variant's part of the page: its tables, the chart and each player's history."""
+    part: dict[str, Any] = {"variant": t.variant, "title": t.title, "counts": counts_line(t, include_invalid)}
+    part.update(tables=[], analysed_line=None, after=[], chart="", histories=[])
     if not t.players:
-        return (
-            f'<section class="card variant" data-variant="{esc(t.variant)}"><h2>{esc(t.title)}</h2>'
-            f'<p class="sub">{esc(counts_line(t, include_invalid))}</p></section>'
-        )
+        return part
     invalid = "invalid (counted)" if include_invalid else "invalid (not counted)"
-    rows = []
-    for r in t.players:
-        cells = rating_cells(r.rating)
-        rows.append(_row([str(r.place or "-"), esc(r.name), *cells, *record_cells(r.tally)], 2))
-    pairs = [_row(["", esc(p.name), "", "", "", "", *record_cells(p.tally)], 2) for p in t.partnerships]
-    standings = _table(
-        "Record and rating",
-        ["#", "player", "ordinal", "mu", "sigma", "rated", "played", "won", "lost", "drawn", "aband.", invalid],
-        2,
-        rows,
-        pairs,
-    )
+    rows = [[str(r.place or "-"), r.name, *rating_cells(r.rating), *record_cells(r.tally)] for r in t.players]
+    pairs = [["", p.name, "", "", "", "", *record_cells(p.tally)] for p in t.partnerships]
+    headers = ["#", "player", "ordinal", "mu", "sigma", "rated", "played", "won", "lost", "drawn", "aband.", invalid]
     word = "points" if t.higher_wins else "penalties"
-    points = _table(
-        "Hands and points",
-        [
-            "player",
-            "hands",
-            "won by domino",
-            "won by block",
-            "won other",
-            f"{word} for",
-            f"{word} against",
-            "for per hand",
-            "against per hand",
-        ],
-        1,
-        [_row([esc(r.name), *points_cells(r.tally)], 1) for r in t.players],
-        [_row([esc(p.name), *points_cells(p.tally)], 1) for p in t.partnerships],
-    )
+    points_headers = ["player", "hands", "won by domino", "won by block", "won other", f"{word} for"]
+    points_headers += [f"{word} against", "for per hand", "against per hand"]
     play_rows = [
-        _row(
-            [
-                esc(r.name),
-                fixed(r.block_pips_average, 1),
-                fixed(r.passes_per_hand),
-                fixed(r.draws_per_hand),
-                str(r.reneges),
-                str(r.possible_reneges),
-                fixed(r.seconds_per_move, 1),
-            ],
-            1,
-        )
+        [
+            r.name,
+            fixed(r.block_pips_average, 1),
+            fixed(r.passes_per_hand),
+            fixed(r.draws_per_hand),
+            str(r.reneges),
+            str(r.possible_reneges),
+            fixed(r.seconds_per_move, 1),
+        ]
         for r in t.players
     ]
-    play = _table(
-        "Play",
-        [
-            "player",
-            "pips left at a block",
-            "passes per hand",
-            "draws per hand",
-            "reneges",
-            "possible reneges",
-            "seconds per move",
-        ],
-        1,
-        play_rows,
-        [],
-    )
+    play_headers = ["player", "pips left at a block", "passes per hand", "draws per hand", "reneges"]
+    play_headers += ["possible reneges", "seconds per move"]
+    part["tables"] = [
+        _table("Record and rating", headers, 2, rows, pairs),
+        _table(
+            "Hands and points",
+            points_headers,
+            1,
+            [[r.name, *points_cells(r.tally)] for r in t.players],
+            [[p.name, *points_cells(p.tally)] for p in t.partnerships],
+        ),
+        _table("Play", play_headers, 1, play_rows),
+    ]
+    if loss:  # the points lost (--loss) and how many matches were analysed
+        part["analysed_line"] = analysed_line(len(t.counted), len(t.analysed), t.partial)
+        if t.analysed:
+            loss_headers = ["player", "analysed matches", "choices", "lost per choice", "best move", "accuracy"]
+            loss_headers += ["non-forced", "play rating"]
+            loss_rows = [[r.name, *loss_cells(r.loss)] for r in t.players]
+            part["tables"].append(_table("Points lost (analysis)", loss_headers, 1, loss_rows, cls="standings losses"))
+    if fair:  # each player's evidence of reneging, season and by event
+        fair_rows = [[r.name, *fairplay.text_cells(r.fairplay)] for r in t.players]
+        fair_headers = ["player", "evidence", "hands", "turns", "by event"]
+        part["after"] = [_table("Fair play (evidence of reneging, not a finding)", fair_headers, 1, fair_rows)]
     chart = _chart(t)
-    history = "".join(_history(r) for r in t.players)
-    rating = f'<div class="rating-chart">{chart}</div>{history}' if chart else ""
-    return (
-        f'<section class="card variant" data-variant="{esc(t.variant)}">'
-        f'<h2>{esc(t.title)} <span class="muted">({esc(t.variant)})</span></h2>'
-        f'<p class="sub">{esc(counts_line(t, include_invalid))}</p>'
-        f"{standings}{points}{play}{_losses(t) if loss else ''}{_fair_play(t) if fair else ''}{rating}</section>"
-    )
+    if chart:
+        part["chart"] = Markup(chart)
+        part["histories"] = [h for h in map(_history, t.players) if h is not None]
+    return part
 
 
-def render_html(st: Standings) -> str:
-    """The whole page."""
+def render_body(st: Standings) -> str:
+    """The page's ``<main>`` inside: what the server's standings page fetches again as it moves."""
     n = st.matches
     filters = filters_line(st)
     sub = f"{n} match{'es' * (n != 1)}" + (f"; {filters}" if filters else "")
-    body = [f'<h1>Standings</h1><p class="sub">{esc(sub, 1000)}</p>']
-    if not st.tables:
-        body.append(f'<p class="card">No matches (of {st.read} read).</p>')
-    body += [_variant(t, st.include_invalid, st.loss, st.fairplay) for t in st.tables]
     legend = list(LEGEND)
     if st.loss:
         legend += [LOSS_LEGEND, "points lost: " + analysed_line(st.counted, st.analysed, st.partial) + "."]
     if st.fairplay:
         legend.append(fairplay.FAIRPLAY_LEGEND)
-    body.append('<ul class="legend">' + "".join(f"<li>{esc(line, 1000)}</li>" for line in legend) + "</ul>")
-    return html_page("Standings", "".join(body), EXTRA_CSS + (LOSS_CSS if st.loss else ""))
+    variants = [_variant(t, st.include_invalid, st.loss, st.fairplay) for t in st.tables]
+    return render("club/standings.html", sub=sub, read=st.read, variants=variants, legend=legend)
+
+
+def page(body: str, loss: bool = False, live: Live | None = None) -> str:
+    """The whole page around :func:`render_body`; ``live``: the server's page, kept current."""
+    return html_page("Standings", body, EXTRA_CSS + (LOSS_CSS if loss else ""), live)
+
+
+def render_html(st: Standings) -> str:
+    """The whole page."""
+    return page(render_body(st), st.loss)

@@ -12,7 +12,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
-from dominolog.htmlpage import esc
+from dominolog.htmlpage import render
 from dominolog.web.auth import Sight, sight
 from dominolog.web.frame import frame
 
@@ -42,44 +42,23 @@ def _event(store: Store, seen: Sight, name: str) -> ClubEvent:
 def events_list(store: Store, seen: Sight) -> str:
     from dominolog.tournament.director import events, planned_rounds
 
-    rows = []
-    for ev in events(store):
-        if not seen.sees("", ev.name):
-            continue
-        state = "ended" if ev.ended else f"round {len(ev.paired)} of {planned_rounds(ev)}"
-        rows.append(
-            f'<tr><td><a href="{esc(seen.keyed(event_href(ev.name)))}">{esc(ev.name)}</a></td><td>{esc(ev.date or "")}'
-            f"</td><td>{esc(ev.variant)}</td><td>{esc(ev.format)}</td><td>{len(ev.entrants)}</td><td>{esc(state)}</td></tr>"
-        )
-    if not rows:
-        return "<h1>Club events</h1><p>No club event yet.</p>"
-    return (
-        '<h1>Club events</h1><table class="board" id="events-list"><thead><tr><th>event</th><th>date</th>'
-        "<th>variant</th><th>format</th><th>entrants</th><th>state</th></tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table>"
-    )
+    rows = [
+        {
+            "url": seen.keyed(event_href(ev.name)),
+            "ev": ev,
+            "state": "ended" if ev.ended else f"round {len(ev.paired)} of {planned_rounds(ev)}",
+        }
+        for ev in events(store)
+        if seen.sees("", ev.name)
+    ]
+    return render("web/events_list.html", rows=rows)
 
 
 def event_part(store: Store, seen: Sight, ev: ClubEvent) -> str:
     """One event: its rounds' tables (the last first) and its standings."""
     from dominolog.tournament.director import event_document, planned_rounds
-    from dominolog.web.organiser_events import round_table, standings_table
 
-    doc = event_document(store, ev)
-    title = f" ({esc(ev.title)})" if ev.title else ""
-    facts = (
-        f"{esc(ev.format)}, {esc(ev.variant)}{', teams of two' if ev.teams else ''}, "
-        f"round {len(ev.paired)} of {planned_rounds(ev)}{', ended' if ev.ended else ''}"
-        f"{', ' + esc(ev.date) if ev.date else ''}"
-    )
-    out = [f'<h1 id="event-name">{esc(ev.name)}{title}</h1><p class="event-facts">{facts}</p>']
-    out.append(standings_table(doc) or "<p>No result yet.</p>")
-    for rnd in reversed(doc["rounds"]):
-        out.append(round_table(ev, rnd, False, director=False))
-    if not doc["rounds"]:
-        out.append("<p>No round paired yet.</p>")
-    return "".join(out)
+    return render("web/event.html", ev=ev, doc=event_document(store, ev), planned=planned_rounds(ev))
 
 
 def _page(request: Request, title: str, body: str, part: str) -> HTMLResponse:

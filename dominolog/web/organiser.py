@@ -18,13 +18,13 @@
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup
 
-from dominolog.htmlpage import esc
+from dominolog.htmlpage import render
 from dominolog.web.auth import error_responses, writer
 
 if TYPE_CHECKING:
@@ -32,22 +32,10 @@ if TYPE_CHECKING:
 
 router = APIRouter()
 
-SHELL = (
-    '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-    '<meta name="viewport" content="width=device-width, initial-scale=1">'
-    "<title>The organiser</title>"
-    '<link rel="stylesheet" href="/static/web.css"><script src="/static/organiser.js" defer></script></head>'
-    '<body><header><a href="/">dominolog</a> <span class="live-state" id="organiser-state"></span></header>'
-    '<p class="note" id="said" aria-live="polite"></p>'
-    '<main id="organiser"><h1>The organiser</h1><p class="note">Open this page with the organiser\'s link '
-    "(<code>dominolog serve</code> prints it: <code>URL#organiser=TOKEN</code>); it needs JavaScript.</p>"
-    "</main></body></html>\n"
-)
-
 
 @router.get("/organiser", response_class=HTMLResponse, include_in_schema=False)
 def shell() -> HTMLResponse:
-    return HTMLResponse(SHELL, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(render("web/organiser.html"), headers={"Cache-Control": "no-store"})
 
 
 def _players(value: Any) -> str:
@@ -68,57 +56,32 @@ def organiser_part(store: Store, url: str | None = None, event: str | None = Non
     from dominolog.club.summary import listed_matches
     from dominolog.web.organiser_events import events_part
 
-    rows = listed_matches(store)
-    out = [
-        "<h1>The organiser</h1>",
-        events_part(store, event, url),
-        '<h2>Matches</h2><table class="board" id="matches"><thead><tr><th>table</th>'
-        "<th>match</th><th>event</th><th>players</th><th>status</th><th></th></tr></thead><tbody>",
-    ]
-    for r in rows:
+    matches = []
+    for r in listed_matches(store):
         meta = r["meta"] if isinstance(r["meta"], dict) else {}
-        out.append(
-            f"<tr><td>{esc(meta.get('table', ''))}</td><td>{esc(r['id'])}</td><td>{esc(meta.get('event', ''))}</td>"
-            f"<td>{esc(_players(r['players']))}</td><td>{esc(_status(store, r))}</td>"
-            f'<td><button type="button" data-action="table-token" data-match="{html.escape(r["id"], quote=True)}">'
-            "new table token</button></td></tr>"
-        )
-    out.append("</tbody></table>")
-    if not rows:
-        out.append("<p>No match yet.</p>")
-    out.append(
-        '<p><button type="button" data-action="cards">print table cards (every open match)</button> '
-        f"for phones to reach <code>{esc(url or '(the address of this page)')}</code> "
-        '<label><input type="checkbox" id="cards-loopback"> even if only this machine reaches it (a test)</label>'
-        "</p>"
-        '<h2>Tokens</h2><table class="board" id="tokens"><thead><tr><th>id</th><th>who</th><th>role</th>'
-        "<th>match or event</th><th>made</th><th>revoked</th><th></th></tr></thead><tbody>"
+        players, status = _players(r["players"]), _status(store, r)
+        matches.append({"id": r["id"], "table": meta.get("table", ""), "event": meta.get("event", "")})
+        matches[-1].update(players=players, status=status)
+    tokens = [
+        {
+            "id": t.id,
+            "who": t.who,
+            "role": t.role,
+            "scope": t.match_id if t.role == "table" else (t.event or "every event") if t.role == "viewer" else "-",
+            "created_at": t.created_at,
+            "revoked_at": t.revoked_at,
+            "active": t.active,
+        }
+        for t in store.tokens()
+    ]
+    return render(
+        "web/organiser_part.html",
+        events=Markup(events_part(store, event, url)),
+        matches=matches,
+        url=url,
+        tokens=tokens,
+        private=sorted(store.private_events()),
     )
-    for t in store.tokens():
-        scope = t.match_id if t.role == "table" else (t.event or "every event") if t.role == "viewer" else "-"
-        button = (
-            f'<button type="button" data-action="revoke" data-id="{html.escape(t.id, quote=True)}">revoke</button>'
-            if t.active
-            else ""
-        )
-        out.append(
-            f'<tr class="{"active" if t.active else "revoked"}"><td>{esc(t.id)}</td><td>{esc(t.who or "-")}</td>'
-            f"<td>{esc(t.role)}</td><td>{esc(scope)}</td><td>{esc(t.created_at)}</td>"
-            f"<td>{esc(t.revoked_at or '-')}</td><td>{button}</td></tr>"
-        )
-    out.append("</tbody></table>")
-    private = sorted(store.private_events())
-    shown = ", ".join(f"<code>{esc(e)}</code>" for e in private) or "none"
-    out.append(
-        f'<h2>Private events</h2><p id="private">Private: {shown}. A private event\'s matches are read only '
-        "with a viewing key, the organiser's token or their table's token (<code>*</code>: every match).</p>"
-        '<form id="private-form"><label>event <input name="event" required maxlength="200" '
-        'placeholder="event (* every match)"></label> '
-        '<button type="submit" name="private" value="true">make private</button> '
-        '<button type="submit" name="private" value="false">make public</button> '
-        '<button type="submit" name="viewer" value="true">new viewing key</button></form>'
-    )
-    return "".join(out)
 
 
 @router.get("/organiser/part", response_class=HTMLResponse, include_in_schema=False)

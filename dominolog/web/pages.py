@@ -22,8 +22,9 @@ from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup
 
-from dominolog.htmlpage import esc
+from dominolog.htmlpage import part, render
 from dominolog.web.auth import Sight, sight
 from dominolog.web.frame import frame as _frame
 from dominolog.web.ids import MatchId, api_href, href
@@ -100,41 +101,38 @@ def _round_name(round_: str | None) -> str:
     return f"round {round_}" if round_ else "no round"
 
 
-def _selector(t: Tonight, seen: Sight, base: str) -> str:
-    """The links to the other rounds of the event shown and to the other events (plain links: read
-    without JavaScript); the current round of the current event is ``base`` itself."""
-
-    def link(event: str, round_: str | None, text: str, here: bool) -> str:
-        url = base if event == t.current_event and (round_ is None or round_ == current_round) else None
-        url = url or base + pick_query((event, round_))
-        mark = ' aria-current="page"' if here else ""
-        return f'<a href="{esc(seen.keyed(url))}"{mark}>{esc(text)}</a>'
+def _heading(title: str, t: Tonight, seen: Sight, base: str) -> Markup:
+    """The page's heading, the event and round shown, and the links to the other rounds of that event and
+    to the other events (plain links: read without JavaScript); the current round of the current event
+    is ``base`` itself."""
+    from dominolog.club.tonight import NO_EVENT
 
     now = next((e for e in t.evenings if e.event == t.current_event), None)
     current_round = now.current_round if now is not None else None
-    out = ['<nav class="evenings" aria-label="events and rounds">']
+
+    def link(event: str, round_: str | None, text: str, here: bool) -> dict[str, Any]:
+        url = base if event == t.current_event and (round_ is None or round_ == current_round) else None
+        url = url or base + pick_query((event, round_))
+        return {"url": seen.keyed(url), "text": text, "here": here}
+
     evening = t.evening
+    rounds = []
     if evening is not None and len(evening.rounds) > 1:
-        rounds = " ".join(link(evening.event, r, _round_name(r), r == t.round) for r in evening.rounds)
-        out.append(f'<p class="rounds">Rounds of {esc(evening.name)}: {rounds}</p>')
-    others = [e for e in t.evenings if e.event != t.event]
-    if others:
-        items = " ".join(link(e.event, None, e.name, False) for e in others)
-        out.append(f'<p class="others">Other events: {items}</p>')
-    if not t.current:
-        out.append(f'<p class="tonight">{link(t.current_event or "", None, "back to tonight", False)}</p>')
-    out.append("</nav>")
-    return "".join(out) if len(out) > 2 else ""
-
-
-def _heading(title: str, t: Tonight) -> str:
-    from dominolog.club.tonight import NO_EVENT
-
-    if t.event is None or t.unknown:  # (an event no match the request may read has: not repeated)
-        return f"<h1>{esc(title)}</h1>"
-    what = f"{t.event or NO_EVENT}, {_round_name(t.round)}"
-    state = " (tonight)" if t.current else ""
-    return f'<h1>{esc(title)}</h1><p class="picked">{esc(what)}{state}</p>'
+        rounds = [link(evening.event, r, _round_name(r), r == t.round) for r in evening.rounds]
+    others = [link(e.event, None, e.name, False) for e in t.evenings if e.event != t.event]
+    back = None if t.current else link(t.current_event or "", None, "back to tonight", False)
+    # (an event no match the request may read has: not repeated)
+    what = None if t.event is None or t.unknown else f"{t.event or NO_EVENT}, {_round_name(t.round)}"
+    return part(
+        "web/heading.html",
+        title=title,
+        what=what,
+        tonight=t.current,
+        evening=evening.name if evening is not None else "",
+        rounds=rounds,
+        others=others,
+        back=back,
+    )
 
 
 def _tonight(store: Store, seen: Sight, pick: Pick) -> Tonight:
@@ -145,27 +143,28 @@ def _tonight(store: Store, seen: Sight, pick: Pick) -> Tonight:
 
 def board_part(store: Store, seen: Sight, pick: Pick = (None, None)) -> str:
     t = _tonight(store, seen, pick)
-    head = _heading("Tonight's board" if t.current or t.event is None else "Board", t) + _selector(t, seen, "/")
-    if t.unknown:
-        return head + "<p>No match of that event and round.</p>"
-    if not t.matches:
-        return head + "<p>No match yet.</p>"
-    out = [
-        head + '<table class="board"><thead><tr><th>table</th><th>match</th><th>players</th>'
-        "<th>variant</th><th>hand</th><th>totals</th><th>on move</th><th>status</th><th>last event</th></tr>"
-        "</thead><tbody>"
+    heading = _heading("Tonight's board" if t.current or t.event is None else "Board", t, seen, "/")
+    rows = [
+        {
+            "status": r["status"],
+            "table": _meta(r).get("table", ""),
+            "url": seen.keyed(href(r["id"])),
+            "id": r["id"],
+            "players": _players(r["players"]),
+            "variant": r["variant"] or "?",
+            "hand": r["hand"],
+            "totals": _totals(r["totals"]),
+            "turn_words": r["turn_words"],
+            "status_words": r["status_words"],
+            "last_at": r["last_at"] or "-",
+        }
+        for r in t.matches
     ]
-    for r in t.matches:
-        meta = r["meta"] if isinstance(r["meta"], dict) else {}
-        out.append(
-            f'<tr class="{esc(r["status"])}"><td>{esc(meta.get("table", ""))}</td>'
-            f'<td><a href="{esc(seen.keyed(href(r["id"])))}">{esc(r["id"])}</a></td>'
-            f"<td>{esc(_players(r['players']))}</td>"
-            f"<td>{esc(r['variant'] or '?')}</td><td>{r['hand']}</td><td>{esc(_totals(r['totals']))}</td>"
-            f"<td>{esc(r['turn_words'])}</td><td>{esc(r['status_words'])}</td><td>{esc(r['last_at'] or '-')}</td></tr>"
-        )
-    out.append("</tbody></table>")
-    return "".join(out)
+    return render("web/board.html", heading=heading, unknown=t.unknown, rows=rows)
+
+
+def _meta(row: dict[str, Any]) -> dict[str, Any]:
+    return row["meta"] if isinstance(row["meta"], dict) else {}
 
 
 def _every_match_page(
@@ -222,54 +221,50 @@ def match_part(store: Store, match_id: str, seen: Sight) -> tuple[str, int]:
     records = [rec for rec, _ in store.records(match_id)]
     report = verify_stored(store, match_id)
     try:
-        picture = table_picture(match_id, records)
+        picture = Markup(table_picture(match_id, records))
     except NoPicture as exc:
-        picture = f'<p class="note">{esc(str(exc))}</p>'
+        picture = part("web/note.html", note=str(exc))
     marked: dict[int, list[str]] = {}
     for v in report.violations:
         marked.setdefault(v.seq, []).append(f"{v.code}: {v.message}")
     status = "invalid" if not report.valid else "complete" if report.complete else "open"
     ended = [r for r in records if r.event is not None and r.event.type == "match_end"]
     words = status_words(status, bool(ended) and getattr(ended[-1].event, "reason", None) == "abandoned")
-    out = [
-        f"<h1>{esc(match_id)}</h1>",
-        f'<p class="summary">{esc(report.variant or "?")}: {esc(", ".join(report.players))}; '
-        f'<span class="status {status}">{words}</span>; {len(report.hands)} hand{"s" * (len(report.hands) != 1)} '
-        f"played; head <code>{esc(report.head[:10])}</code></p>",
-        f'<p class="results"><a href="{esc(seen.keyed(href(match_id, "/sheet")))}">score sheet</a> · '
-        f'<a href="{esc(seen.keyed(href(match_id, "/audit")))}">audit report</a> · '
-        f'<a href="{esc(seen.keyed(href(match_id, "/analysis")))}">analysis</a> · '
-        f'<a href="{esc(seen.keyed(api_href(match_id, "/export?format=jsonl")))}">the log (JSON Lines)</a></p>',
-        f'<div class="table-picture">{picture}</div>',
-        '<h2>Scores</h2><table class="scores"><thead><tr><th>hand</th><th>end</th><th>winner</th><th>points</th>'
-        "</tr></thead><tbody>",
+    links = {
+        "sheet": seen.keyed(href(match_id, "/sheet")),
+        "audit": seen.keyed(href(match_id, "/audit")),
+        "analysis": seen.keyed(href(match_id, "/analysis")),
+        "log": seen.keyed(api_href(match_id, "/export?format=jsonl")),
+    }
+    hands = [
+        {"number": h.number, "end": h.end, "winner": _winner(h.winner), "points": _totals(h.points)}
+        for h in report.hands
     ]
-    for h in report.hands:
-        out.append(
-            f"<tr><td>{h.number}</td><td>{esc(h.end)}</td><td>{esc(_winner(h.winner))}</td>"
-            f"<td>{esc(_totals(h.points))}</td></tr>"
-        )
-    out.append(
-        f'</tbody><tfoot><tr><th colspan="3">totals</th><td>{esc(_totals(report.totals))}</td></tr></tfoot></table>'
+    events = [
+        {"seq": rec.seq, "words": describe_record(rec), "at": _at(rec), "issues": marked.get(rec.seq, [])}
+        for rec in reversed(records)
+    ]
+    text = render(
+        "web/match.html",
+        match_id=match_id,
+        variant=report.variant or "?",
+        players=", ".join(report.players),
+        status=status,
+        words=words,
+        hands=hands,
+        head=report.head[:10],
+        links=links,
+        picture=picture,
+        totals=_totals(report.totals),
+        violations=len(report.violations),
+        events=events,
     )
-    if report.violations:
-        out.append(f'<p class="violations">{len(report.violations)} violation(s), marked below.</p>')
-    out.append('<h2>Events</h2><ol class="events">')
-    for rec in reversed(records):
-        issues = marked.get(rec.seq, [])
-        cls = ' class="violation"' if issues else ""
-        said = "".join(f'<span class="issue">{esc(i)}</span>' for i in issues)
-        out.append(
-            f'<li value="{rec.seq}" id="seq-{rec.seq}"{cls}><span class="seq">{rec.seq}</span> '
-            f"{esc(describe_record(rec), 300)}{_at(rec)}{said}</li>"
-        )
-    out.append("</ol>")
-    return "".join(out), records[-1].seq if records else 0
+    return text, records[-1].seq if records else 0
 
 
-def _at(rec: Any) -> str:
+def _at(rec: Any) -> str | None:
     at = rec.obj.get("at") if rec.obj is not None else None
-    return f' <time class="at">{esc(at, 40)}</time>' if isinstance(at, str) else ""
+    return at if isinstance(at, str) else None
 
 
 def _winner(value: Any) -> str:
@@ -303,22 +298,22 @@ def tables_part(store: Store, seen: Sight, pick: Pick = (None, None)) -> str:
     """The round's tables at once, for a projector (a broadcast's multi-board): each match's picture
     as ``export --format svg`` draws it, its players and running totals, large."""
     t = _tonight(store, seen, pick)
-    out = [_heading("Every table", t) + _selector(t, seen, "/tables")]
-    if t.unknown:
-        out.append("<p>No match of that event and round.</p>")
-    out.append('<div class="tables">')
-    for r in t.matches:
-        meta = r["meta"] if isinstance(r["meta"], dict) else {}
-        picture = _picture(store, r["id"])
-        table = f"table {esc(meta['table'])}: " if "table" in meta else ""
-        out.append(
-            f'<section class="one-table"><h2>{table}<a href="{esc(seen.keyed(href(r["id"])))}">{esc(r["id"])}</a></h2>'
-            f'<p class="score">{esc(_totals(r["totals"]) or _players(r["players"]))}</p>'
-            f'<p class="state">hand {r["hand"]}; {esc(r["turn_words"])}; {esc(r["status_words"])}</p>'
-            f'<div class="table-picture">{picture}</div></section>'
-        )
-    out.append("</div>")
-    return "".join(out)
+    rows = [
+        {
+            "table": _meta(r).get("table"),
+            "has_table": "table" in _meta(r),
+            "url": seen.keyed(href(r["id"])),
+            "id": r["id"],
+            "score": _totals(r["totals"]) or _players(r["players"]),
+            "hand": r["hand"],
+            "turn_words": r["turn_words"],
+            "status_words": r["status_words"],
+            "picture": Markup(_picture(store, r["id"])),
+        }
+        for r in t.matches
+    ]
+    heading = _heading("Every table", t, seen, "/tables")
+    return render("web/tables.html", heading=heading, unknown=t.unknown, rows=rows)
 
 
 @router.get("/tables", response_class=HTMLResponse)
@@ -358,12 +353,12 @@ def _picture(store: Store, match_id: str) -> str:
         try:
             kept = table_picture(match_id, [rec for rec, _ in store.records(match_id)])
         except NoPicture:
-            kept = '<p class="note">no hand yet</p>'
+            kept = render("web/note.html", note="no hand yet")
         _BETWEEN_HANDS[key] = kept
     return kept
 
 
-def _standings_html(
+def _standings_body(
     request: Request,
     variant: str | None,
     since: str | None,
@@ -371,14 +366,17 @@ def _standings_html(
     meta: list[str] | None,
     include_invalid: bool,
 ) -> str:
-    from dominolog.web.results import standings_of
+    """The ``<main>`` inside of the page ``dominolog standings --format html`` writes (the same filters),
+    of the matches the request may read."""
+    from dominolog.club.standings_html import render_body
+    from dominolog.web.results import standings_result
 
     store = _web_store(request)
     seen = sight(request, store)
     kept = request.app.state.web.kept
 
     def make() -> str:
-        return standings_of(store, "html", variant, meta, since, until, include_invalid, seen=seen, kept=kept)
+        return render_body(standings_result(store, variant, meta, since, until, include_invalid, seen=seen, kept=kept))
 
     return _kept(request, store, seen, store.mark(), "/standings", make)
 
@@ -396,15 +394,15 @@ def standings_page(
     the same filters), made afresh at each request, kept current: its ``<main>`` is the live part
     (``/standings/part``, same query), fetched again each time any match moves. Its style sheet is
     inline: the policy names its hash."""
+    from dominolog.club.standings_html import page
     from dominolog.web.shared import inline_csp
 
-    text = _standings_html(request, variant, since, until, meta, include_invalid)
+    body = _standings_body(request, variant, since, until, meta, include_invalid)
     query = request.url.query
     part = "/standings/part" + (f"?{query}" if query else "")
     key = request.query_params.get("key")
     stream = "/api/board/stream" + (f"?key={quote(key, safe='')}" if key else "")
-    live = f'<main id="live" data-stream="{esc(stream, 4000)}" data-part="{esc(part, 4000)}">'
-    text = text.replace("</head>", '<script src="/static/live.js" defer></script></head>', 1).replace("<main>", live, 1)
+    text = page(body, live=(stream, part))
     return HTMLResponse(text, headers={"Content-Security-Policy": inline_csp(text)})
 
 
@@ -417,6 +415,7 @@ def standings_fragment(
     meta: Annotated[list[str] | None, Query()] = None,
     include_invalid: bool = False,
 ) -> HTMLResponse:
-    text = _standings_html(request, variant, since, until, meta, include_invalid)
-    inner = text[text.index("<main>") + len("<main>") : text.rindex("</main>")]
-    return HTMLResponse(inner, headers={"Cache-Control": "no-store"})
+    from dominolog.htmlpage import page_main
+
+    text = page_main(_standings_body(request, variant, since, until, meta, include_invalid))
+    return HTMLResponse(text, headers={"Cache-Control": "no-store"})

@@ -21,8 +21,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from markupsafe import Markup
 
-from dominolog.htmlpage import esc
+from dominolog.htmlpage import render
 from dominolog.web.assets import asset_url
 from dominolog.web.auth import sight
 from dominolog.web.ids import MatchId, api_href, href
@@ -97,54 +98,19 @@ def _shown_actions(variant: str | None) -> list[str]:
 
 
 def page(match_id: str, players: list[str], variant: str | None) -> str:
-    """The recorder page: its frame, filled in by ``record.js`` from the state document."""
-    api = api_href(match_id)
-    tiles = "".join(
-        f'<button type="button" class="tile" data-tile="{a}-{b}" disabled>'
-        f'<span class="half">{a}</span><span class="half">{b}</span></button>'
-        for a in range(7)
-        for b in range(a, 7)
-    )
-    shown = _shown_actions(variant)
-    actions = "".join(
-        f'<button type="button" class="action" data-action="{a}" disabled'
-        f"{'' if a in shown else ' hidden'}>{label}</button>"
-        for a, label in ACTIONS
-    )
-    # the hands' lines are there from the first paint (the script fills them): nothing moves when they come
-    hands = "".join(f'<p data-player="{esc(p)}">{esc(p)}</p>' for p in players)
-    title = f"Record {match_id}"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{esc(title)}</title>"
-        f'<style>{_css()}</style><script src="{asset_url("record.js")}" defer></script></head>'
-        f'<body><main id="recorder" data-state="idle" data-pending="0" data-match="{esc(match_id)}" '
-        f'data-api="{esc(api)}">'
-        f'<header><a href="{esc(href(match_id))}">{esc(match_id)}</a> '
-        f'<span class="who">{esc(variant or "?")}: {esc(", ".join(players))}</span></header>'
-        '<p id="banner" class="banner" role="status" aria-live="polite"></p>'
-        '<p id="prompt" class="prompt"></p>'
-        '<div id="offer" class="offer"></div>'
-        '<section id="agreement" class="agreement" hidden><p id="agreement-text"></p>'
-        '<button type="button" class="action" data-action="agree">agree</button>'
-        '<button type="button" class="action" data-action="disagree">disagree</button></section>'
-        '<div id="picture" class="picture"></div>'
-        '<div id="places" class="places"></div>'
-        '<p id="status" class="status"></p>'
-        f'<div id="hands" class="hands">{hands}</div>'
-        f'<div id="pad" class="pad">{tiles}</div>'
-        f'<div id="actions" class="actions">{actions}<span id="declares"></span></div>'
-        '<form id="entry" class="entry"><label for="entry-line">notation</label>'
-        '<input id="entry-line" name="entry" autocomplete="off" autocapitalize="off" spellcheck="false" '
-        'maxlength="2000" placeholder="43 44L 03R">'
-        '<button type="submit" class="action">enter</button></form>'
-        '<section id="conflict" class="conflict" hidden><p id="conflict-text"></p>'
-        '<button type="button" class="action" data-resolve="keep">keep mine (after theirs)</button>'
-        '<button type="button" class="action" data-resolve="drop">drop mine</button></section>'
-        '<h2>Events</h2><ol id="queue" class="queue"></ol><ol id="events" class="events" reversed></ol>'
-        '<p class="help">Tap an earlier event of the hand, then again, to undo back to it.</p>'
-        "</main></body></html>\n"
+    """The recorder page (``templates/web/recorder.html``): its frame, filled in by ``record.js`` from the
+    state document."""
+    return render(
+        "web/recorder.html",
+        match_id=match_id,
+        api=api_href(match_id),
+        match_url=href(match_id),
+        css=Markup(_css()),
+        script=asset_url("record.js"),
+        variant=variant,
+        players=players,
+        actions=ACTIONS,
+        shown=_shown_actions(variant),
     )
 
 

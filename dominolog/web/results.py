@@ -29,6 +29,7 @@ from dominolog.web.ids import MatchId
 from dominolog.web.shared import inline_csp
 
 if TYPE_CHECKING:
+    from dominolog.club.standings import Standings
     from dominolog.log.reader import MatchLog
     from dominolog.store import Store
 
@@ -170,23 +171,15 @@ def analysis_of(store: Store, match_id: str, fmt: str = "html", analysing: bool 
 
         return (f"({as_of})\n" if moved else "") + render_text(review), seq
     from dominolog.analysis.review_html import render_html
-    from dominolog.htmlpage import esc
 
-    page = render_html(review)
-    if moved:
-        page = page.replace("</h1>", f"</h1>\n<p class='as-of'>{esc(as_of[0].upper() + as_of[1:])}.</p>", 1)
-    return page, seq
+    return render_html(review, as_of=f"{as_of[0].upper()}{as_of[1:]}." if moved else None), seq
 
 
 def pending_part(match_id: str, ended: bool) -> str:
-    """The live part of the page of an analysis not kept yet."""
-    from dominolog.htmlpage import esc
+    """The live part of the page of an analysis not kept yet (``templates/web/analysis_pending.html``)."""
+    from dominolog.htmlpage import render
 
-    if ended:
-        said = "The analysis of this match is being made; this page shows it when it is ready."
-    else:
-        said = "No hand of this match has ended yet: its analysis is made when one does."
-    return f"<h1>Analysis: {esc(match_id)}</h1><p>{said}</p>"
+    return render("web/analysis_pending.html", match_id=match_id, ended=ended)
 
 
 def export_of(
@@ -243,10 +236,29 @@ def standings_of(
     """What ``dominolog standings --db DB --format FMT`` (and its filters) writes to a file or a pipe;
     ``seen``: of the matches this request may read only (private events); ``kept``: the matches'
     summaries made before, by head (:func:`~dominolog.club.standings_query.store_summaries`)."""
-    from dominolog.club.standings import standings
-    from dominolog.club.standings_query import FORMATS, filters_of, rendered, store_summaries
+    from dominolog.club.standings_query import FORMATS, rendered
 
     _choose(fmt, FORMATS)
+    made = standings_result(store, variant, meta, since, until, include_invalid, loss, seen, fairplay, kept)
+    return rendered(made, fmt)
+
+
+def standings_result(
+    store: Store,
+    variant: str | None = None,
+    meta: list[str] | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    include_invalid: bool = False,
+    loss: bool = False,
+    seen: Sight | None = None,
+    fairplay: bool = False,
+    kept: MutableMapping[Any, Any] | None = None,
+) -> Standings:
+    """The standings :func:`standings_of` writes, before they are written."""
+    from dominolog.club.standings import standings
+    from dominolog.club.standings_query import filters_of, store_summaries
+
     try:
         filters = filters_of(variant, meta, since, until)
     except ValueError as exc:
@@ -258,7 +270,7 @@ def standings_of(
         from dominolog.audit.fairplay import store_weights
 
         fair = store_weights(store, [(s.match_id, s.head) for s in summaries])
-    return rendered(standings(summaries, filters, include_invalid, analyses if loss else None, fair), fmt)
+    return standings(summaries, filters, include_invalid, analyses if loss else None, fair)
 
 
 @router.get("/m/{match_id}/audit", include_in_schema=False)
