@@ -2,7 +2,7 @@
 
 Run as a script (it is not a test)::
 
-    python bench/bench_pg_append.py --old /path/to/an/older/checkout [--writers 1,2] [--events 300] [--rounds 2]
+    python bench/bench_pg_append.py [--old-ref main | --old CHECKOUT] [--writers 1,2] [--events 300] [--rounds 2]
 
 Each writer is a process of its own (``PYTHONPATH`` the checkout measured) with its own connection,
 appending ``--events`` notes one at a time to a match of its own (:meth:`dominolog.store.Store.append`:
@@ -22,6 +22,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -83,6 +84,13 @@ def run(url: str, checkout: Path, writers: int, events: int, tag: str) -> dict[s
     }
 
 
+def old_tree(ref: str, into: Path) -> Path:
+    """The ``dominolog/`` of commit ``ref``, taken out of the git checkout this script is in."""
+    archive = subprocess.run(["git", "archive", ref, "dominolog"], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
 def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -95,7 +103,8 @@ def cpu_model() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--old", type=Path, required=True, help="the older checkout (its folder holding dominolog/)")
+    ap.add_argument("--old", type=Path, help="the older code: a checkout (the folder holding its dominolog/)")
+    ap.add_argument("--old-ref", default="main", help="else the older code: this commit's dominolog/ (default main)")
     ap.add_argument("--writers", default="1,2", help="numbers of writer processes, comma-separated")
     ap.add_argument("--events", type=int, default=300, help="events each writer appends")
     ap.add_argument("--rounds", type=int, default=2, help="times each checkout is measured, taking turns")
@@ -115,11 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  Python {platform.python_version()}, load average {load:.1f}, {args.events} events a writer")
     print("writers  code  appends/s  client CPU ms/append  server CPU ms/append")
     print(f"  server fsync {'off' if args.no_fsync else 'on'}")
-    with Cluster(bin_dir, durable=not args.no_fsync) as cluster:
+    with tempfile.TemporaryDirectory() as work, Cluster(bin_dir, durable=not args.no_fsync) as cluster:
+        old = args.old if args.old is not None else old_tree(args.old_ref, Path(work))
         url = cluster.new_database()
         for writers in (int(w) for w in args.writers.split(",")):
             for r in range(args.rounds):
-                for name, checkout in (("old", args.old.resolve()), ("new", ROOT)):
+                for name, checkout in (("old", old.resolve()), ("new", ROOT)):
                     got = run(url, checkout, writers, args.events, f"{name}-{writers}-{r}")
                     print(
                         f"{writers:>7}  {name:>4}  {got['rate']:>9,.0f}  {got['client_ms']:>20.2f}  "

@@ -26,6 +26,7 @@ TINY = {
     "bench_verify.py": ["--matches", "5", "--repeat", "1"],
     "bench_store.py": ["--matches", "5", "--repeat", "1"],
     "bench_pg.py": ["--writers", "1,2", "--events", "5"],
+    "bench_pg_append.py": ["--old-ref", "HEAD", "--writers", "1", "--events", "5", "--rounds", "1"],
     "bench_phone.py": ["--seeds", "1", "--hands", "1", "--taps", "3"],
     "bench_serve.py": ["--tables", "2", "--events", "3", "--followers", "4", "--rounds", "2"],
     "bench_hostile.py": ["--tables", "2", "--followers", "3", "--watchers", "1", "--big", "200", "--seconds", "1"],
@@ -51,7 +52,7 @@ def test_every_bench_script_has_a_tiny_size() -> None:
 
 @pytest.mark.parametrize("name", sorted(TINY))
 def test_bench_script_runs_on_a_tiny_size(name: str, tmp_path: Path) -> None:
-    if name == "bench_pg.py":  # it starts a PostgreSQL server of its own: skipped only off CI, saying why
+    if name in ("bench_pg.py", "bench_pg_append.py"):  # a PostgreSQL server of its own: skipped off CI only, saying why
         from tests.pgserver import INSTALL, find_bin, required
 
         if find_bin() is None and not required():
