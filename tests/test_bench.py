@@ -15,6 +15,7 @@ TINY = {
     "bench_analyser.py": ["--appends", "5"],
     "bench_builds.py": ["--matches", "2", "--rounds", "1", "--repeat", "1"],
     "bench_analyze.py": ["--deals", "1", "--after", "20", "--review", "1"],
+    "bench_events_table.py": ["--matches", "3", "--rounds", "1"],
     "bench_import.py": ["--matches", "4", "--files", "2", "--repeat", "1", "--old-ref", "HEAD", "--stages", "--verify"],
     "bench_jobs.py": ["--files", "2", "--matches", "2", "--repeat", "1"],
     "bench_knowledge.py": ["--matches", "1", "--check"],
