@@ -97,3 +97,20 @@ def build() -> str:
     if n == 0:
         return "pure Python"
     return f"partly compiled ({n} of {len(COMPILED)} modules)"
+
+
+def version() -> str:
+    """The installed version of dominolog, or ``not installed`` (run from a checkout never installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("dominolog")
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def described() -> str:
+    """What ``dominolog --version`` prints and ``verify --json`` keeps as its ``build``:
+    ``dominolog 1.2.0 (compiled)``, so a club's report says which build checked it."""
+    return f"dominolog {version()} ({build()})"

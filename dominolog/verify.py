@@ -167,16 +167,18 @@ def _odd_float(value: Any) -> bool:
     return False
 
 
-def document_chunks(matches: Iterable[dict[str, Any]]) -> Iterator[str]:
+def document_chunks(matches: Iterable[dict[str, Any]], build: str | None = None) -> Iterator[str]:
     """``json.dumps({"matches": [...]}, indent=2, ensure_ascii=False)`` with the C1 controls escaped,
     written a match at a time (so ``verify --json`` keeps no report once it is written): the same text,
-    byte for byte."""
+    byte for byte. With ``build`` (``verify --json``: :func:`dominolog.build_info.described`), the
+    document begins with it, ``{"build": ..., "matches": [...]}``, a line of its own."""
+    start = "{\n" + (f'  "build": {json.dumps(build, ensure_ascii=False)},\n' if build is not None else "")
     first = True
     for m in matches:
         body = _indented(m).replace("\n", "\n    ")
-        yield ('{\n  "matches": [\n    ' if first else ",\n    ") + body
+        yield (start + '  "matches": [\n    ' if first else ",\n    ") + body
         first = False
-    yield '{\n  "matches": []\n}' if first else "\n  ]\n}"
+    yield start + '  "matches": []\n}' if first else "\n  ]\n}"
 
 
 def _winner(w: Any) -> str:

@@ -15,6 +15,7 @@ TINY = {
     "bench_analyser.py": ["--appends", "5"],
     "bench_builds.py": ["--matches", "2", "--rounds", "1", "--repeat", "1"],
     "bench_analyze.py": ["--deals", "1", "--after", "20", "--review", "1"],
+    "bench_events_table.py": ["--matches", "3", "--rounds", "1"],
     "bench_import.py": ["--matches", "4", "--files", "2", "--repeat", "1", "--old-ref", "HEAD", "--stages", "--verify"],
     "bench_jobs.py": ["--files", "2", "--matches", "2", "--repeat", "1"],
     "bench_knowledge.py": ["--matches", "1", "--check"],
@@ -26,6 +27,7 @@ TINY = {
     "bench_verify.py": ["--matches", "5", "--repeat", "1"],
     "bench_store.py": ["--matches", "5", "--repeat", "1"],
     "bench_pg.py": ["--writers", "1,2", "--events", "5"],
+    "bench_pg_append.py": ["--old-ref", "HEAD", "--writers", "1", "--events", "5", "--rounds", "1"],
     "bench_phone.py": ["--seeds", "1", "--hands", "1", "--taps", "3"],
     "bench_serve.py": ["--tables", "2", "--events", "3", "--followers", "4", "--rounds", "2"],
     "bench_hostile.py": ["--tables", "2", "--followers", "3", "--watchers", "1", "--big", "200", "--seconds", "1"],
@@ -51,7 +53,7 @@ def test_every_bench_script_has_a_tiny_size() -> None:
 
 @pytest.mark.parametrize("name", sorted(TINY))
 def test_bench_script_runs_on_a_tiny_size(name: str, tmp_path: Path) -> None:
-    if name == "bench_pg.py":  # it starts a PostgreSQL server of its own: skipped only off CI, saying why
+    if name in ("bench_pg.py", "bench_pg_append.py"):  # a PostgreSQL server of its own: skipped off CI only, saying why
         from tests.pgserver import INSTALL, find_bin, required
 
         if find_bin() is None and not required():

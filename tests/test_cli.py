@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from dominolog.build_info import described
 from dominolog.cli import app
 from dominolog.log.writer import dump_line
 from dominolog.schema import render, schema_documents
@@ -56,7 +57,8 @@ def no_traceback(result: Any) -> None:
 
 def matches_of(result: Any) -> list[dict[str, Any]]:
     doc = json.loads(result.stdout)
-    assert list(doc) == ["matches"]
+    assert list(doc) == ["build", "matches"]
+    assert doc["build"] == described()  # the program that checked, as --version names it
     return doc["matches"]
 
 

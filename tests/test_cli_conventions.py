@@ -66,6 +66,20 @@ def test_version(cli: Cli) -> None:
     assert done.code == 0 and re.fullmatch(r"dominolog \d+\.\d+\.\d+ \((compiled|pure Python)\)\n", done.out)
 
 
+def test_verify_json_names_the_build_that_checked(cli: Cli) -> None:
+    """A club's report keeps which build checked it: the line ``--version`` prints, first in the document."""
+    named = cli("--version").out.rstrip("\n")
+    done = cli("verify", "--json", REPLAYS / "ghost13-disputed.jsonl")
+    assert done.code == 1
+    assert done.out.startswith('{\n  "build": "' + named + '",\n  "matches": [\n')
+    doc = json.loads(done.out)
+    assert list(doc) == ["build", "matches"] and doc["build"] == named
+    from dominolog.verify import document_chunks
+
+    assert "".join(document_chunks([], named)) == '{\n  "build": "' + named + '",\n  "matches": []\n}'
+    assert "".join(document_chunks([])) == '{\n  "matches": []\n}'  # export --format json: the matches only
+
+
 def test_shell_completion_is_available(tmp_path: Path) -> None:
     """Run from bash, as a user runs it: typer finds the shell among the parent processes (shellingham),
     so the script is started by bash here, which waits for it (started by pytest's worker, or exec'd by

@@ -201,6 +201,30 @@ def test_another_programs_database_is_refused_and_left_as_it_was(cli: Cli, tmp_p
         assert sha(db) == digest
 
 
+def test_a_store_made_by_a_newer_dominolog_is_refused_clearly_and_left_as_it_was(cli: Cli, store: Path) -> None:
+    """A later release that changes the tables raises the store's schema version; this one then says the
+    store is newer and what to do, for every command, and writes nothing (issue 39)."""
+    version = cli("--version").out.split()[1]
+    with closing(sqlite3.connect(store)) as conn:
+        conn.execute("UPDATE dominolog_meta SET value = '2' WHERE key = 'schema_version'")
+        conn.commit()
+    digest = sha(store)
+    for argv in (["import", REPLAY], ["append", "m", START], ["list"], ["verify"], ["reindex"]):
+        done = cli(*argv, "--db", store)
+        assert (done.code, done.out) == (2, "")
+        assert done.err == (
+            f"dominolog: {store}: the store was made by a newer dominolog (its tables are version 2; dominolog "
+            f"{version} reads version 1): open it with that newer dominolog (pip install --upgrade dominolog); "
+            "nothing was read or written\n"
+        )
+    assert sha(store) == digest
+    with closing(sqlite3.connect(store)) as conn:
+        conn.execute("UPDATE dominolog_meta SET value = 'x1' WHERE key = 'schema_version'")
+        conn.commit()
+    done = cli("list", "--db", store)
+    assert done.code == 2 and "a dominolog store of an unknown version (x1); nothing was read or written" in done.err
+
+
 def test_our_store_carries_our_application_id(store: Path) -> None:
     with closing(sqlite3.connect(store)) as conn:
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID

@@ -128,3 +128,23 @@ def test_another_programs_database_and_an_empty_one_are_refused(cli: Cli, pg_url
         assert conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'").fetchall() == [
             ("customers",)
         ]
+
+
+def test_a_store_made_by_a_newer_dominolog_is_refused_clearly(cli: Cli, pg_url: str) -> None:
+    """The PostgreSQL store refuses a newer store as the file does (tests/test_hostile_store.py), writing nothing."""
+    import psycopg
+
+    assert cli("append", "m", START, "--db", pg_url).code == 0
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE dominolog_meta SET value = '2' WHERE key = 'schema_version'")
+    version = cli("--version").out.split()[1]
+    for argv in (["append", "m", '{"type":"note","text":"x"}'], ["list"], ["verify"]):
+        done = cli(*argv, "--db", pg_url)
+        assert (done.code, done.out) == (2, ""), done.err
+        assert done.err.endswith(
+            f": the store was made by a newer dominolog (its tables are version 2; dominolog {version} reads "
+            "version 1): open it with that newer dominolog (pip install --upgrade dominolog); nothing was read or "
+            "written\n"
+        )
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM events").fetchone() == (1,)

@@ -37,14 +37,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from dominolog.build_info import described
 
-        from dominolog.build_info import build
-
-        try:
-            typer.echo(f"dominolog {version('dominolog')} ({build()})")
-        except PackageNotFoundError:  # run from a checkout that was never installed
-            typer.echo(f"dominolog (not installed, {build()})")
+        typer.echo(described())
         raise typer.Exit()
 
 

@@ -87,6 +87,7 @@ def verify(
             parse_expect(expect_head)
         except ExpectError as exc:
             fail(shown(str(exc), 300))
+    from dominolog.build_info import described
     from dominolog.state import hidden_line
     from dominolog.verify import batch_gc, document_chunks, report_lines
 
@@ -94,7 +95,7 @@ def verify(
     with batch_gc():
         checked = tally.count(_reports(paths or [], db, expect_head, bar=not quiet, jobs=jobs, dask=dask))
         if as_json:  # written a match at a time: no report is kept
-            for chunk in document_chunks(_as_dicts(checked, min_likelihood is not None)):
+            for chunk in document_chunks(_as_dicts(checked, min_likelihood is not None), described()):
                 typer.echo(chunk, nl=False)
             typer.echo("")
         for r, expect, hidden in () if as_json else checked:

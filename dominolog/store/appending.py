@@ -95,6 +95,21 @@ class Appending:
     def _lock_match(self, match_id: str) -> None:
         raise NotImplementedError
 
+    def _lock_for_append(self, match_id: str) -> None:
+        """The match's lock for an append (PostgreSQL: sent with the read of its last event)."""
+        self._lock_match(match_id)
+
+    def _put(self, query: str, params: tuple[Any, ...]) -> None:
+        """A write whose answer is not read (PostgreSQL: sent with the next statement, or the commit)."""
+        self.conn.execute(query, params)
+
+    def _put_many(self, query: str, rows: list[tuple[Any, ...]]) -> None:
+        self.conn.executemany(query, rows)
+
+    def _appended(self) -> None:
+        """The end of an append's writes (PostgreSQL, in a caller's transaction: what waits is sent now,
+        so that its errors undo this append alone)."""
+
     def records(self, match_id: str, after: int = 0) -> list[tuple[Record, str]]:
         raise NotImplementedError
 
@@ -110,8 +125,12 @@ class Appending:
     def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
         raise NotImplementedError
 
-    def _write_match_row(self, match_id: str, match_row: tuple[Any, ...]) -> None:
+    def _write_match_row(self, match_id: str, match_row: tuple[Any, ...], keep_last_at: bool = False) -> None:
         raise NotImplementedError
+
+    #: whether :meth:`_write_match_row` can keep the ``last_at`` a match had (``keep_last_at``) itself,
+    #: without its row read first (PostgreSQL's upsert)
+    _KEEPS_LAST_AT = False
 
     def fold_of(self, match_id: str) -> Fold:
         """The match folded up to its last stored event (kept, or folded now)."""
@@ -189,7 +208,7 @@ class Appending:
         folding = False
         try:
             with self._write():
-                self._lock_match(match_id)
+                self._lock_for_append(match_id)
                 last = self.conn.execute(
                     "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
                 ).fetchone()
@@ -210,7 +229,7 @@ class Appending:
                 fold = self._fold(match_id, seq - 1, prev)
                 found, unverified = fold_checked(fold.reducer, rec, check)
                 try:
-                    self.conn.execute(
+                    self._put(
                         "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (match_id, *self.row_of(rec, chain))
                     )
                 except self._taken_errors:
@@ -221,6 +240,7 @@ class Appending:
                 self._touched[-1].add(match_id)
                 at = rec.obj.get("at") if rec.obj is not None else None
                 self._project_fold(match_id, fold, at if isinstance(at, str) else None)
+                self._appended()
         except BaseException:
             if folding:  # whatever the fold holds now, the next append folds afresh (a seq taken before: kept)
                 self._folds.pop(match_id, None)
@@ -252,18 +272,16 @@ class Appending:
         never the match read again) and the hands closed since the last append."""
         report = fold.reducer.report(view=True)
         if fold.hands < 0 or fold.hands > len(report.hands):
-            self.conn.execute("DELETE FROM hands WHERE match_id = ?", (match_id,))
+            self._put("DELETE FROM hands WHERE match_id = ?", (match_id,))
             fold.hands = 0
-        if at is None:
+        if at is None and not self._KEEPS_LAST_AT:
             had = self.conn.execute("SELECT * FROM matches WHERE id = ? LIMIT 1", (match_id,))
             names = [d[0] for d in had.description]
             row = had.fetchone()
             at = dict(zip(names, row, strict=True)).get("last_at") if row is not None else None
         match_row, hand_rows = projection_rows(match_id, report, self.start_of(match_id), fold.hands, at)
-        self._write_match_row(match_id, match_row)
-        self.conn.executemany(
-            'INSERT INTO hands (match_id, number, "end", winner, points) VALUES (?, ?, ?, ?, ?)', hand_rows
-        )
+        self._write_match_row(match_id, match_row, keep_last_at=at is None)
+        self._put_many('INSERT INTO hands (match_id, number, "end", winner, points) VALUES (?, ?, ?, ?, ?)', hand_rows)
         fold.hands = len(report.hands)
 
     def _check_own_hash(self, match_id: str, rec: Any, chain: str, seq: int) -> None:

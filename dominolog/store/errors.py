@@ -13,6 +13,29 @@ class StoreError(Exception):
     """A store that cannot be used (not a database, another program's, locked, ...): a clear message."""
 
 
+def version_refusal(name: str, meta: dict[str, str], app: str, ours: str) -> StoreError | None:
+    """Why a store whose ``dominolog_meta`` holds ``meta`` cannot be opened by this dominolog (whose
+    schema version is ``ours``), or None when it can. A store made by a newer dominolog says so, and what
+    to do: a later release that changes the tables raises the schema version, and this message is what
+    an older release then shows (never an SQL error from a table it does not know)."""
+    found = meta.get("schema_version")
+    if meta.get("app") == app and found == ours:
+        return None
+    if meta.get("app") != app:
+        return StoreError(
+            f"{name}: not a dominolog store (its dominolog_meta names the program {shown(meta.get('app'))})"
+        )
+    if found is not None and found.isdecimal() and ours.isdecimal() and int(found) > int(ours):
+        from dominolog.build_info import version
+
+        return StoreError(
+            f"{name}: the store was made by a newer dominolog (its tables are version {shown(found)}; "
+            f"dominolog {version()} reads version {ours}): open it with that newer dominolog "
+            "(pip install --upgrade dominolog); nothing was read or written"
+        )
+    return StoreError(f"{name}: a dominolog store of an unknown version ({shown(found)}); nothing was read or written")
+
+
 class ConflictError(StoreError):
     """Another writer took the seq first: nothing was written."""
 

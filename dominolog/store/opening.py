@@ -30,7 +30,7 @@ from dominolog.store.analyses import ANALYSES
 from dominolog.store.analyses import TABLE as ANALYSES_TABLE
 from dominolog.store.clublog import SQLITE_CLUB_LOG
 from dominolog.store.clublog import TABLE as CLUB_TABLE
-from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError, cannot_open
+from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError, cannot_open, version_refusal
 from dominolog.store.rows import matches_added
 from dominolog.store.sqlite import SqliteStore
 from dominolog.store.store import BUSY_SECONDS, Store
@@ -307,8 +307,9 @@ def _quick_check(conn: sqlite3.Connection) -> list[str]:
 
 def _check_version(p: Path, conn: sqlite3.Connection) -> None:
     meta = dict(conn.execute("SELECT key, value FROM dominolog_meta").fetchall())
-    if meta.get("app") != APP or meta.get("schema_version") != SCHEMA_VERSION:
-        raise StoreError(f"{p}: a dominolog store of another version ({shown(meta.get('schema_version'))})")
+    refused = version_refusal(str(p), meta, APP, SCHEMA_VERSION)
+    if refused is not None:
+        raise refused
 
 
 def _statements(script: str) -> Iterable[str]:

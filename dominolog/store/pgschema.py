@@ -23,7 +23,7 @@ from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
 from dominolog.store.clublog import PG_CLUB_LOG
 from dominolog.store.clublog import TABLE as CLUB_TABLE
-from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError
+from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError, version_refusal
 from dominolog.store.pgviews import FUNCTIONS, VIEW_NAMES, VIEWS
 from dominolog.store.rows import matches_added
 from dominolog.store.store import BUSY_SECONDS
@@ -183,8 +183,9 @@ def prepare(conn: PgConnection, name: str, create: bool, write: bool) -> bool:
                 f"{name}: the store is damaged (no table {', '.join(missing)}); nothing was written"
             )
         meta = dict(conn.execute("SELECT key, value FROM dominolog_meta").fetchall())
-        if meta.get("app") != APP or meta.get("schema_version") != SCHEMA_VERSION:
-            raise StoreError(f"{name}: a dominolog store of another version ({shown(meta.get('schema_version'))})")
+        refused = version_refusal(name, meta, APP, SCHEMA_VERSION)
+        if refused is not None:
+            raise refused
         can_insert = conn.execute("SELECT has_table_privilege('events', 'INSERT')").fetchone()[0]
     except psycopg.Error as exc:
         raise StoreError(f"{name}: cannot use the database ({_said(exc, '')})") from None

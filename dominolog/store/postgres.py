@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from dominolog.log.reader import Record
 from dominolog.store.clublog import PG_CLUB_LOG
-from dominolog.store.errors import RefusedError, StoreError
+from dominolog.store.errors import ConflictError, RefusedError, StoreError
 from dominolog.store.pgconn import PgConnection
 from dominolog.store.store import BUSY_SECONDS, Busy, Store
 from dominolog.textsafe import shown
@@ -104,8 +104,9 @@ class PostgresStore(Store):
 
     def lock_key(self, token_id: str, key: str) -> None:
         """Keep another request with the same Idempotency-Key waiting until this transaction ends
-        (then it finds this one's answer): a transaction-level advisory lock on the key."""
-        self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (f"{token_id}\n{key}",))
+        (then it finds this one's answer): a transaction-level advisory lock on the key (sent with the
+        read of the key's answer that follows)."""
+        self.conn.defer("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (f"{token_id}\n{key}",))
 
     def _lock_match(self, match_id: str) -> None:
         """A transaction-level advisory lock on the match (released at COMMIT or ROLLBACK), waited for
@@ -132,6 +133,46 @@ class PostgresStore(Store):
             ) from None
         self._locked.add(match_id)
 
+    def _lock_for_append(self, match_id: str) -> None:
+        """The match's lock and its notification sent with the read of its last event that follows (one
+        round trip); its lock timeout then raised by that read (:meth:`append` says what it is). In a
+        transaction that holds other matches' locks already: :meth:`_lock_match` (not waited for)."""
+        if self._locked or match_id in self._locked:
+            self._lock_match(match_id)
+            return
+        self.conn.defer(
+            "SELECT pg_advisory_xact_lock(hashtextextended(?, 0)), pg_notify(?, ?)",
+            (match_id, NOTIFY_CHANNEL, match_id),
+        )
+        self._locked.add(match_id)
+
+    def _put(self, query: str, params: tuple[Any, ...]) -> None:
+        self.conn.defer(query, params)
+
+    def _put_many(self, query: str, rows: list[tuple[Any, ...]]) -> None:
+        self.conn.defer_many(query, rows)
+
+    def _appended(self) -> None:
+        if len(self._touched) > 1:  # a savepoint: its errors are this append's, undone alone
+            self.conn.flush()
+
+    _KEEPS_LAST_AT = True
+
+    def _write_match_row(self, match_id: str, match_row: tuple[Any, ...], keep_last_at: bool = False) -> None:
+        """The match's row of ``matches`` as one upsert (sent with the next statement); with
+        ``keep_last_at`` its ``last_at`` is the one the row had when this one has none."""
+        names = getattr(self, "_matches_names", None)
+        if names is None:
+            names = self._matches_names = [
+                d[0] for d in self.conn.execute("SELECT * FROM matches LIMIT 0").description or ()
+            ]
+        row = match_row[: len(names)]
+        kept = {"last_at": "COALESCE(EXCLUDED.last_at, matches.last_at)"} if keep_last_at else {}
+        sets = ", ".join(f'"{n}" = {kept.get(n, f"EXCLUDED.{chr(34)}{n}{chr(34)}")}' for n in names if n != "id")
+        self.conn.defer(
+            f"INSERT INTO matches VALUES ({', '.join('?' * len(row))}) ON CONFLICT (id) DO UPDATE SET {sets}", row
+        )
+
     def _lock_projections(self) -> None:
         self.conn.execute("LOCK TABLE matches, hands IN SHARE ROW EXCLUSIVE MODE")
 
@@ -142,7 +183,17 @@ class PostgresStore(Store):
         why = self._storable_id(match_id)
         if why is not None:
             raise RefusedError(f"match {shown(match_id, 100)}: {why}; nothing was written")
-        return super().append(match_id, line, expected_seq, check)
+        try:
+            return super().append(match_id, line, expected_seq, check)
+        except self._lock_errors:  # the lock, sent with the read of the last event (_lock_for_append)
+            raise StoreError(
+                f"{self.path}: match {shown(match_id, 100)} is locked by another writer "
+                f"(tried for {BUSY_SECONDS:.0f} s); nothing was written"
+            ) from None
+        except self._taken_errors:  # the row, sent with the commit: a writer that took no lock was first
+            raise ConflictError(
+                f"match {shown(match_id)}: its next seq was taken by another writer; nothing was written"
+            ) from None
 
     @staticmethod
     def row_of(rec: Record, chain: str) -> tuple[Any, ...]:

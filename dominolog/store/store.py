@@ -298,9 +298,10 @@ class Store(Transactions, Appending, Analyses, Access, ClubLog):
             'INSERT INTO hands (match_id, number, "end", winner, points) VALUES (?, ?, ?, ?, ?)', hand_rows
         )
 
-    def _write_match_row(self, match_id: str, match_row: tuple[Any, ...]) -> None:
+    def _write_match_row(self, match_id: str, match_row: tuple[Any, ...], keep_last_at: bool = False) -> None:
         """The match's row of ``matches``, in place of the one it had: the columns the table has (a store
-        whose ``matches`` could not yet be given its added columns, ``rows.MATCHES_ADDED``, gets those it has)."""
+        whose ``matches`` could not yet be given its added columns, ``rows.MATCHES_ADDED``, gets those it has).
+        (``keep_last_at``: only where :attr:`_KEEPS_LAST_AT`; here the caller has read it.)"""
         width = getattr(self, "_matches_width", None)
         if width is None:
             width = self._matches_width = len(self.conn.execute("SELECT * FROM matches LIMIT 0").description)

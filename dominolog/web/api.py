@@ -79,12 +79,13 @@ def list_matches(
 
 @router.get("/matches/{match_id}", summary="One match verified (the document of `dominolog verify --json`)")
 def verify_match(request: Request, match_id: MatchId) -> Response:
+    from dominolog.build_info import described
     from dominolog.store import verify_stored
     from dominolog.verify import document_chunks
 
     store = web(request).stores.get()
     sight(request, store).match(store, match_id)
-    text = "".join(document_chunks([verify_stored(store, match_id).as_dict()]))
+    text = "".join(document_chunks([verify_stored(store, match_id).as_dict()], described()))
     return Response(text, media_type="application/json")
 
 
