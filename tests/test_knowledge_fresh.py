@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from dominolog.audit.soundness import log_of
 from dominolog.knowledge import Before, HandModel, hand_model
+from dominolog.knowledge.facts import Skeleton
 from dominolog.knowledge.model import perfect_matching
 from dominolog.log.hashchain import add_hashes
 from dominolog.log.reader import MatchLog
@@ -253,3 +254,40 @@ def test_rules_judged_in_runs_as_one_by_one(config: Any, seed: int, viewer: bool
             compare(hand)
     if variant == "double-draw" and not viewer:
         assert judged > 0
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
+def test_the_skeleton_taken_over_from_the_last_model_as_built_from_nothing(
+    config: Any, seed: int, viewer: bool
+) -> None:
+    """Issue 39, the recorder's path: the skeleton of the hand's last model is taken over (the same
+    deal and draws), or taken over with the unseen draws since turned from boneyard slots into draw
+    slots; at every event (past undos, which withdraw draws, and reveals that contradict the plays)
+    it is the skeleton built from nothing, field by field, and so are the model's edges and exits."""
+    variant = config[0]
+    log, _ = slipped_log(config, seed, viewer)
+    reducer = MatchReducer("<slips>")
+    previous: HandModel | None = None
+    same = drawn = 0
+    for rec in log.records:
+        reducer.feed(rec)
+        hand = reducer.hand
+        if hand is None or not hand.hidden or reducer.history.deal is None:
+            previous = None
+            continue
+        start = reducer._hand_start()
+        model, solved = hand_model(start, hand, previous), hand_model(start, hand)
+        kept, fresh = model.skeleton, solved.skeleton
+        assert isinstance(kept, Skeleton) and isinstance(fresh, Skeleton)
+        fields = ("slots", "base", "bits", "entries", "prefix", "on_board", "placed", "deal", "draws", "bone")
+        assert [getattr(kept, f) for f in fields] == [getattr(fresh, f) for f in fields]
+        assert all(kept.bits[t] == sum(1 << i for i in kept.base[t]) for t in kept.base)
+        assert (model.edges, model.exit) == (solved.edges, solved.exit)
+        last = previous.skeleton if previous is not None else None
+        if isinstance(last, Skeleton):
+            same += kept.base is last.base and kept.slots is last.slots
+            drawn += kept.base is last.base and kept.slots is not last.slots
+        previous = model
+    if variant == "double-draw" and not viewer:
+        assert same > 0 and drawn > 0

@@ -32,12 +32,13 @@ then judged on the facts taken, which do hold together.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from dominolog.frozen import by_fields
-from dominolog.knowledge.model import NEVER, HandModel, Slot, by_entry, entered_before, perfect_matching
+from dominolog.knowledge.model import NEVER, HandModel, Slot, by_entry, perfect_matching
 from dominolog.state import HandState
 from dominolog.tiles import DOUBLE_SIX, Tile
 
@@ -120,11 +121,64 @@ class Contradiction:
 
 class Skeleton:
     """A hand's slots and, for each tile, the slots its deal and draws leave it (no fact applied).
-    ``laid``: the hand's :func:`laid_facts`, when the caller has them already."""
+    ``laid``: the hand's :func:`laid_facts`, when the caller has them already. ``reuse``: the skeleton
+    of the same hand a few events before (the recorder's path asks after every event): when the deal
+    and the standing draws are the same, its slots and each tile's slots are taken over, not worked
+    out again (only who laid each tile is new).
 
-    __slots__ = ("base", "entries", "on_board", "placed", "slots")
+    Inside, sets of slots are bit sets (slot ``i`` is bit ``i``): each tile's slots (``bits``), and
+    for each holder the slots entered before each point of their hand (``prefix``, by entry)."""
 
-    def __init__(self, start: HandState, end: HandState, laid: list[Fact] | None = None) -> None:
+    __slots__ = ("base", "bits", "bone", "deal", "draws", "entries", "on_board", "placed", "prefix", "slots")
+
+    slots: list[Slot]
+    #: each holder's slots in order of entry (:func:`~dominolog.knowledge.model.by_entry`)
+    entries: dict[str | None, tuple[list[int], list[int]]]
+    #: each tile's slots by the deal and the draws, in slot order
+    base: dict[Tile, list[int]]
+    #: the tiles on the table from the deal (a start tile): in no hand, so no fact can put one there
+    on_board: frozenset[Tile]
+    #: each tile's slots of ``base`` as a bit set (the lists are in slot order: the bits give them back)
+    bits: dict[Tile, int]
+    #: each holder's entries, and the slots entered before each of them as a bit set
+    prefix: dict[str | None, tuple[list[int], list[int]]]
+    #: the play that put each tile on the table: its seq is when the tile left its hand (seen by
+    #: everybody: never set aside); who laid it is a fact of its own (``laid``)
+    placed: dict[Tile, Fact]
+    #: what the skeleton is a function of: the deal as ``start`` shows it (:func:`skeleton_key`), the
+    #: standing draws and the boneyard left
+    deal: tuple[object, ...]
+    draws: tuple[tuple[int, str, Tile | None], ...]
+    bone: int
+
+    def __init__(
+        self, start: HandState, end: HandState, laid: list[Fact] | None = None, reuse: Skeleton | None = None
+    ) -> None:
+        self.deal = deal = skeleton_key(start)
+        self.draws = draws = tuple(end.draws)
+        self.bone = end.boneyard.count
+        if reuse is not None and reuse.bone == self.bone and reuse.draws == draws and reuse.deal == deal:
+            self.slots, self.entries, self.base = reuse.slots, reuse.entries, reuse.base
+            self.on_board, self.bits, self.prefix = reuse.on_board, reuse.bits, reuse.prefix
+        elif reuse is not None and reuse.deal == deal and drawn_unseen(reuse, draws, self.bone):
+            # only draws not seen since ``reuse``: each turned the first boneyard slot into its draw
+            # slot, the same index (the draws' slots come before the boneyard's), and a tile that could
+            # be in the one could be in the other: every tile keeps its slots, only who holds them moves
+            n_old = len(reuse.draws)
+            first = len(reuse.slots) - reuse.bone
+            slots = list(reuse.slots)
+            for k, (seq, p, _) in enumerate(draws[n_old:]):
+                slots[first + k] = Slot(p, seq, seq)
+            self.slots, self.base, self.on_board, self.bits = slots, reuse.base, reuse.on_board, reuse.bits
+            self.entries = by_entry(slots)
+            self.prefix = {owner: (at, prefix_bits(which)) for owner, (at, which) in self.entries.items()}
+        else:
+            self._build(start, end)
+        self.placed = {}
+        for f in laid_facts(end) if laid is None else laid:
+            self.placed.setdefault(f.tile, f)
+
+    def _build(self, start: HandState, end: HandState) -> None:
         players = list(start.holdings)
         slots: list[Slot] = []
         deal_slots: dict[str, list[int]] = {}
@@ -146,7 +200,6 @@ class Skeleton:
         bone = start.boneyard
         could_bone = set(bone.known) | (start.unaccounted if bone.unknown else set())
         on_board = frozenset(start.layout.on_board)
-        #: the tiles on the table from the deal (a start tile): in no hand, so no fact can put one there
         self.on_board = on_board
         base: dict[Tile, list[int]] = {}
         for t in DOUBLE_SIX:
@@ -163,14 +216,19 @@ class Skeleton:
                     out += bone_slots
                 base[t] = out
         self.slots = slots
-        #: each holder's slots in order of entry (:func:`~dominolog.knowledge.model.by_entry`)
         self.entries = by_entry(slots)
         self.base = base
-        #: the play that put each tile on the table: its seq is when the tile left its hand (seen by
-        #: everybody: never set aside); who laid it is a fact of its own (``laid``)
-        self.placed: dict[Tile, Fact] = {}
-        for f in laid_facts(end) if laid is None else laid:
-            self.placed.setdefault(f.tile, f)
+        self.bits = {t: to_bits(e) for t, e in base.items()}
+        self.prefix = {owner: (at, prefix_bits(which)) for owner, (at, which) in self.entries.items()}
+
+    def before(self, player: str, seq: int) -> int:
+        """The slots of ``player`` entered before ``seq``, as a bit set
+        (:func:`~dominolog.knowledge.model.entered_before`)."""
+        found = self.prefix.get(player)
+        if found is None:
+            return 0
+        at, bits = found
+        return bits[bisect_left(at, seq)]
 
     def edges(self, facts: Iterable[Fact]) -> tuple[dict[Tile, list[int]], dict[Tile, int]]:
         """Each tile's slots under ``facts``, and the seq each tile left its hand (NEVER: not played)."""
@@ -193,42 +251,30 @@ class Skeleton:
                 exit[t] = min(f.seq for f in tried[t])
             else:
                 exit[t] = NEVER
-        #: the slots a tile held before a fact's event is in: its player's, entered before it (by
-        #: player and seq, worked out once)
-        held: dict[tuple[str, int], frozenset[int]] = {}
-        entries = self.entries
-
-        def before(f: Fact) -> frozenset[int]:
-            key = (f.player, f.seq)
-            found = held.get(key)
-            if found is None:
-                found = held[key] = entered_before(entries, f.player, f.seq)
-            return found
-
+        #: the slots a tile held before each reveal is in (the reveals apply to every tile)
+        shown = [(f.tiles, f.seq, self.before(f.player, f.seq)) for f in reveals]
         edges: dict[Tile, list[int]] = {}
-        for t, base in self.base.items():
+        base_lists = self.base
+        for t, base in self.bits.items():
             out = base
+            gone = exit[t]
             played = laid.get(t)
             if played is not None:
-                inside = before(played)
-                out = [i for i in out if i in inside]
+                out &= self.before(played.player, played.seq)
             for f in tried.get(t, ()):
-                if exit[t] < f.seq:
-                    out = []
+                if gone < f.seq:
+                    out = 0
                     break
-                inside = before(f)
-                out = [i for i in out if i in inside]
-            for f in reveals:
-                if t in f.tiles:
-                    if exit[t] <= f.seq:
-                        out = []
+                out &= self.before(f.player, f.seq)
+            for tiles, seq, inside in shown:
+                if t in tiles:
+                    if gone <= seq:
+                        out = 0
                         break
-                    inside = before(f)
-                    out = [i for i in out if i in inside]
-                elif exit[t] > f.seq:
-                    inside = before(f)
-                    out = [i for i in out if i not in inside]
-            edges[t] = out if out is not base else list(base)
+                    out &= inside
+                elif gone > seq:
+                    out &= ~inside
+            edges[t] = list(base_lists[t]) if out == base else from_bits(out)
         return edges, exit
 
     def feasible(self, facts: Iterable[Fact]) -> bool:
@@ -309,15 +355,18 @@ def hand_model(start: HandState, end: HandState, previous: HandModel | None = No
     ``previous``: a model of the hand a few events before, whose matching is taken over when the
     facts leave every tile the same slots (:class:`HandModel`)."""
     laid = laid_facts(end)
-    skeleton = Skeleton(start, end, laid)
+    reuse = previous.skeleton if previous is not None else None
+    skeleton = Skeleton(start, end, laid, reuse if isinstance(reuse, Skeleton) else None)
     facts = hand_facts(end, laid)
     model = skeleton.model(facts, previous)
+    model.skeleton = skeleton
     if not facts or (model.feasible and not any(f.tiles & skeleton.on_board for f in facts)):
         return model
     if not skeleton.feasible(()):
         return model  # the deal and the draws alone leave no world: nothing to set aside
     kept, contradictions = kept_facts(skeleton, facts)
     model = skeleton.model(kept)
+    model.skeleton = skeleton
     model.contradictions = contradictions
     for c in contradictions:
         if c.aside.kind in (LAID, TRIED):
@@ -326,6 +375,59 @@ def hand_model(start: HandState, end: HandState, previous: HandModel | None = No
             p = c.aside.player
             model.unsure[p] = min(model.unsure.get(p, c.seq), c.seq)
     return model
+
+
+def drawn_unseen(reuse: Skeleton, draws: tuple[tuple[int, str, Tile | None], ...], bone: int) -> bool:
+    """Whether ``draws`` are the draws of ``reuse`` and then only draws not seen, each taken from
+    its boneyard (of ``bone`` tiles left now)."""
+    n = len(reuse.draws)
+    if len(draws) <= n or bone != reuse.bone - (len(draws) - n) or draws[:n] != reuse.draws:
+        return False
+    return all(t is None for _, _, t in draws[n:])
+
+
+def skeleton_key(start: HandState) -> tuple[object, ...]:
+    """What of ``start`` a hand's :class:`Skeleton` is made of: the deal as it shows it (each hand's
+    count and tiles known, the boneyard's, the tiles unaccounted for, the tiles on the table)."""
+    bone = start.boneyard
+    return (
+        start.deal_seq,
+        tuple((p, h.count, frozenset(h.known), h.unknown) for p, h in start.holdings.items()),
+        frozenset(bone.known),
+        bone.unknown,
+        frozenset(start.unaccounted),
+        frozenset(start.layout.on_board),
+    )
+
+
+def to_bits(slots: Iterable[int]) -> int:
+    """A set of slot indexes as a bit set (slot ``i`` is bit ``i``)."""
+    bits = 0
+    for i in slots:
+        bits |= 1 << i
+    return bits
+
+
+def from_bits(bits: int) -> list[int]:
+    """The slot indexes of a bit set, in order."""
+    out: list[int] = []
+    i = 0
+    while bits:
+        if bits & 1:
+            out.append(i)
+        bits >>= 1
+        i += 1
+    return out
+
+
+def prefix_bits(which: list[int]) -> list[int]:
+    """For ``k`` from 0 to ``len(which)``: the first ``k`` slots of ``which`` as a bit set."""
+    out = [0]
+    bits = 0
+    for i in which:
+        bits |= 1 << i
+        out.append(bits)
+    return out
 
 
 def count_after(start: HandState, end: HandState, player: str, seq: int) -> int:

@@ -96,6 +96,10 @@ class HandModel:
         self._match: dict[Tile, int] | None = None
         self._match_known = False
         self.allowed: dict[Tile, frozenset[int]]
+        #: :attr:`allowed` as bit sets (slot ``i`` is bit ``i``), worked out when first asked
+        self._allowed_bits: dict[Tile, int] | None = None
+        #: each holder's entries and the slots entered before each, as bit sets (:meth:`entered_bits`)
+        self._prefix: dict[str | None, tuple[list[int], list[int]]] | None = None
         self.graph: object
         if (
             previous is not None
@@ -110,6 +114,7 @@ class HandModel:
             self.world = previous.world
             self._match, self._match_known = previous._match, previous._match_known
             self.allowed = previous.allowed
+            self._allowed_bits = previous._allowed_bits
             self.graph = previous.graph
         else:
             if previous is not None and start is None and previous.world is not None:
@@ -133,6 +138,9 @@ class HandModel:
         #: asked (a hand's rules are asked of one model); kept here, since a compiled model (setup.py)
         #: takes no weak reference
         self.shape: object | None = None
+        #: the :class:`~dominolog.knowledge.facts.Skeleton` the model was made on, when it was: the
+        #: next model of the hand takes it over when the deal and the draws are the same
+        self.skeleton: object | None = None
 
     @property
     def match(self) -> dict[Tile, int] | None:
@@ -202,6 +210,38 @@ class HandModel:
             self._entries = by_entry(self.slots)
         return entered_before(self._entries, player, seq)
 
+    def entered_bits(self, player: str, seq: int) -> int:
+        """:meth:`entered` as a bit set (slot ``i`` is bit ``i``)."""
+        prefix = self._prefix
+        if prefix is None:
+            if self._entries is None:
+                self._entries = by_entry(self.slots)
+            prefix = self._prefix = {}
+            for owner, (at, which) in self._entries.items():
+                bits, upto = 0, [0]
+                for i in which:
+                    bits |= 1 << i
+                    upto.append(bits)
+                prefix[owner] = (at, upto)
+        found = prefix.get(player)
+        if found is None:
+            return 0
+        at, upto = found
+        return upto[bisect_left(at, seq)]
+
+    def allowed_bits(self) -> dict[Tile, int]:
+        """:attr:`allowed` as bit sets (slot ``i`` is bit ``i``), worked out once a model."""
+        found = self._allowed_bits
+        if found is None:
+            found = {}
+            for t, allowed in self.allowed.items():
+                bits = 0
+                for i in allowed:
+                    bits |= 1 << i
+                found[t] = bits
+            self._allowed_bits = found
+        return found
+
     # -- knowledge --------------------------------------------------------
     def in_hand(self, tile: Tile, slot: Slot, player: str, seq: int) -> bool:
         """In the world that puts ``tile`` in ``slot``, is it in ``player``'s hand after event ``seq``?"""
@@ -250,6 +290,8 @@ class Before(HandQuestion):
         self.player = player
         self.seq = seq
         self._entered: frozenset[int] | None = None
+        #: :meth:`entered` as a bit set, -1 until worked out
+        self._bits = -1
 
     def entered(self) -> frozenset[int]:
         """The slots of the player's hand entered before ``seq``: a tile in one of them is in the hand
@@ -260,25 +302,33 @@ class Before(HandQuestion):
             self._entered = self.model.entered(self.player, self.seq)
         return self._entered
 
+    def entered_bits(self) -> int:
+        """:meth:`entered` as a bit set (slot ``i`` is bit ``i``), worked out once."""
+        if self._bits < 0:
+            self._bits = self.model.entered_bits(self.player, self.seq)
+        return self._bits
+
     def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
         """The tiles of ``tiles`` the hand holds in some world: a tile not yet played by ``seq`` with
         some slot of the worlds among those :meth:`entered`."""
-        m, seq, entered = self.model, self.seq, self.entered()
+        m, seq, entered = self.model, self.seq, self.entered_bits()
+        allowed, exit = m.allowed_bits(), m.exit
         out = set()
         for t in tiles:
-            allowed = m.allowed.get(t)
-            if allowed and seq < m.exit[t] and not entered.isdisjoint(allowed):
+            bits = allowed.get(t, 0)
+            if bits & entered and seq < exit[t]:
                 out.add(t)
         return frozenset(out)
 
     def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
         """The tiles of ``tiles`` the hand holds in every world: a tile not yet played by ``seq``
         whose every slot of the worlds is among those :meth:`entered`."""
-        m, seq, entered = self.model, self.seq, self.entered()
+        m, seq, entered = self.model, self.seq, self.entered_bits()
+        allowed, exit = m.allowed_bits(), m.exit
         out = set()
         for t in tiles:
-            allowed = m.allowed.get(t)
-            if allowed and seq < m.exit[t] and allowed <= entered:
+            bits = allowed.get(t, 0)
+            if bits and not bits & ~entered and seq < exit[t]:
                 out.add(t)
         return frozenset(out)
 
@@ -293,9 +343,9 @@ class Before(HandQuestion):
     def _outside(self, tiles: frozenset[Tile]) -> dict[Tile, list[int]]:
         """The slots that leave each of ``tiles`` out of the hand just before ``seq`` (those not
         :meth:`entered`; a tile played by then is out of it in every slot)."""
-        m, seq, entered = self.model, self.seq, self.entered()
+        m, seq, entered = self.model, self.seq, self.entered_bits()
         return {
-            t: [i for i in m.edges[t] if i not in entered] if seq < m.exit[t] else m.edges[t]
+            t: [i for i in m.edges[t] if not entered >> i & 1] if seq < m.exit[t] else m.edges[t]
             for t in tiles
             if t in m.edges
         }
@@ -306,8 +356,8 @@ class Before(HandQuestion):
         m = self.model
         if m.match is None:
             return frozenset()
-        seq, entered, exit = self.seq, self.entered(), m.exit
-        return frozenset(t for t, i in m.match.items() if i in entered and seq < exit[t])
+        seq, entered, exit = self.seq, self.entered_bits(), m.exit
+        return frozenset(t for t, i in m.match.items() if entered >> i & 1 and seq < exit[t])
 
     def in_some_world(self) -> frozenset[Tile]:
         """The tiles the hand holds in some world the log allows, any (empty when there is none):
@@ -315,13 +365,15 @@ class Before(HandQuestion):
         m = self.model
         if m.world is None:
             return frozenset()
-        seq, entered, exit = self.seq, self.entered(), m.exit
-        return frozenset(t for t, i in m.world.items() if i in entered and seq < exit[t])
+        seq, entered, exit = self.seq, self.entered_bits(), m.exit
+        return frozenset(t for t, i in m.world.items() if entered >> i & 1 and seq < exit[t])
 
     def together(self, *tiles: Tile) -> bool:
         """Whether some world has all of ``tiles`` in the hand."""
-        m, seq, entered = self.model, self.seq, self.entered()
-        inside = {t: [i for i in m.edges[t] if i in entered] if seq < m.exit[t] else [] for t in tiles if t in m.edges}
+        m, seq, entered = self.model, self.seq, self.entered_bits()
+        inside = {
+            t: [i for i in m.edges[t] if entered >> i & 1] if seq < m.exit[t] else [] for t in tiles if t in m.edges
+        }
         return m.has_world_with(inside)
 
 
