@@ -365,7 +365,7 @@ def test_no_certain_verdict_is_contradicted_by_the_full_log(config: Any, seed: i
             real = truth.get((ha.number, check.seq - 1), {}).get(check.player)
             if real is None:
                 continue
-            verdict, _ = check.judge(real, real, len(real))
+            verdict, _, _ = check.judge(real, real, len(real))
             assert verdict is True, (ha.number, check.seq, check.message, sorted(map(str, real)))
             checked += 1
     assert all(v.code != "internal-error" for v in audit.report.violations)
