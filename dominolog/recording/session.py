@@ -24,7 +24,7 @@ from dominolog.recording.journal import Journal
 from dominolog.recording.notation import line_bytes, on_move, resolve, rules_leader
 from dominolog.reducer import MatchReducer
 from dominolog.state import HandResult, Issue
-from dominolog.store import ConflictError, RefusedError, StoreError
+from dominolog.store import ConflictError, RefusedError, RulesRefusedError, StoreError
 from dominolog.tiles import Tile
 
 #: how many characters of the head hash the paper sheet gets
@@ -62,6 +62,8 @@ class Entered:
     conflict: bool = False
     #: the store or file cannot be written (locked, read-only, damaged): not the entry's fault
     unusable: StoreError | None = None
+    #: the rules refused the event that stopped the entry (its violations, as the store gave them)
+    refused_by: list[Issue] | None = None
     #: rules left unverified by the events written (hidden tiles), and violations kept (claims); an
     #: issue may mark an earlier event (what this one proves of the hand: its ``seq`` says which)
     unverified: list[Issue] = field(default_factory=list)
@@ -79,9 +81,7 @@ class Entered:
     def by_rules(self) -> bool:
         """The rules refused the entry (not another writer, not the store): the table may still have done
         it, and it can be recorded as played."""
-        return (
-            self.stopped is not None and not self.conflict and self.unusable is None and self.stopped.startswith("seq ")
-        )
+        return self.stopped is not None and not self.conflict and self.unusable is None and self.refused_by is not None
 
     def as_dict(self) -> dict[str, Any]:
         """What became of the entry, as JSON."""
@@ -217,6 +217,9 @@ class Session:
             self.journal.refresh()
             out.stopped, out.conflict = str(exc), True
             return False
+        except RulesRefusedError as exc:
+            out.stopped, out.refused_by = str(exc), exc.issues
+            return False
         except RefusedError as exc:
             out.stopped = str(exc)
             return False
@@ -336,6 +339,7 @@ class Session:
         for event in tail:
             if not self._append(self._stamped(event), out):
                 out.stopped = f"re-entering the events after seq {seq}: {out.stopped}"
+                out.refused_by = None  # an event the table had entered before: not this entry's
                 return out
         return out
 
@@ -350,5 +354,6 @@ class Session:
         out.unverified.extend(part.unverified)
         out.kept.extend(part.kept)
         out.stopped, out.conflict, out.unusable = part.stopped, part.conflict, part.unusable
+        out.refused_by = part.refused_by
         out.rest, out.actions = part.rest, part.actions
         return part.ok
