@@ -64,6 +64,8 @@ class Entered:
     unusable: StoreError | None = None
     #: the rules refused the event that stopped the entry (its violations, as the store gave them)
     refused_by: list[Issue] | None = None
+    #: a correction stopped at re-entering the events after the one corrected (the entry itself was written)
+    re_entering: bool = False
     #: rules left unverified by the events written (hidden tiles), and violations kept (claims); an
     #: issue may mark an earlier event (what this one proves of the hand: its ``seq`` says which)
     unverified: list[Issue] = field(default_factory=list)
@@ -340,6 +342,7 @@ class Session:
             if not self._append(self._stamped(event), out):
                 out.stopped = f"re-entering the events after seq {seq}: {out.stopped}"
                 out.refused_by = None  # an event the table had entered before: not this entry's
+                out.re_entering = True
                 return out
         return out
 
