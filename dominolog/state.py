@@ -96,13 +96,24 @@ def hidden_line(hidden: int, least: float) -> str:
 @dataclass(init=False, slots=True, frozen=True)
 class Issue:
     """A violation (or an unverified rule) at one event of a match; a possible violation may carry
-    its :class:`Likelihood`."""
+    its :class:`Likelihood`.
+
+    A finding is data where it is found: besides its words (``message``, for a reader; nothing reads
+    it back), the reporting code gives ``rules``, the ids of ``docs/rulings.md`` it rests on (none for
+    the log's form: ``malformed``, ``hash-mismatch``...), ``tiles``, the tiles it names as its
+    evidence (a renege's tiles that could be played), ``players``, whom it is about, and for a rule
+    left unverified, ``reason``, why it could not be checked (``""``: hidden tiles, no more said).
+    """
 
     seq: int
     line: int
     code: str
     message: str
     likelihood: Likelihood | None = None
+    rules: tuple[str, ...] = ()
+    tiles: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    reason: str = ""
 
     def __init__(
         self,
@@ -111,12 +122,20 @@ class Issue:
         code: str,
         message: str,
         likelihood: Likelihood | None = None,
+        rules: tuple[str, ...] = (),
+        tiles: tuple[str, ...] = (),
+        players: tuple[str, ...] = (),
+        reason: str = "",
     ) -> None:
         object.__setattr__(self, "seq", seq)
         object.__setattr__(self, "line", line)
         object.__setattr__(self, "code", code)
         object.__setattr__(self, "message", message)
         object.__setattr__(self, "likelihood", likelihood)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "reason", reason)
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"seq": self.seq, "line": self.line, "code": self.code, "message": self.message}
@@ -178,8 +197,9 @@ class Placement:
 
 #: A rule that hidden tiles kept from being checked, re-judged once the reveals are in:
 #: given what the player surely held, what they may have held, and how many tiles they
-#: held, it answers (True: broken, False: kept, None: still unknown; what the tiles show).
-Judge = Callable[[frozenset[Tile], frozenset[Tile], int], tuple[bool | None, str]]
+#: held, it answers (True: broken, False: kept, None: still unknown; what the tiles show, in words,
+#: and the tiles those words name).
+Judge = Callable[[frozenset[Tile], frozenset[Tile], int], tuple[bool | None, str, tuple[Tile, ...]]]
 
 
 @dataclass(init=False, slots=True, frozen=True)
@@ -188,7 +208,8 @@ class PendingCheck:
 
     ``known`` and ``possible`` are what was known of the hand then, going forward
     (tiles known to be there; tiles that could be there); ``count`` how many it held.
-    ``message`` is the violation's text should the reveals show the rule broken.
+    ``action`` is what the player did (``"Ben draws"``), ``message`` the violation's text should
+    the reveals show the rule broken, and ``rules`` the rulings it would break.
     """
 
     seq: int
@@ -198,6 +219,8 @@ class PendingCheck:
     possible: frozenset[Tile]
     judge: Judge
     message: str
+    action: str
+    rules: tuple[str, ...]
 
     def __init__(
         self,
@@ -208,6 +231,8 @@ class PendingCheck:
         possible: frozenset[Tile],
         judge: Judge,
         message: str,
+        action: str,
+        rules: tuple[str, ...],
     ) -> None:
         object.__setattr__(self, "seq", seq)
         object.__setattr__(self, "player", player)
@@ -216,11 +241,8 @@ class PendingCheck:
         object.__setattr__(self, "possible", possible)
         object.__setattr__(self, "judge", judge)
         object.__setattr__(self, "message", message)
-
-    @property
-    def action(self) -> str:
-        """What the player did, without the rule (``"Ben draws"`` of ``"Ben draws while holding ..."``)."""
-        return self.message.split(" while ")[0]
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "rules", rules)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
         return by_fields(self)

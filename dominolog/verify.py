@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import gc
 import json
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -187,17 +186,10 @@ def _winner(w: Any) -> str:
     return "+".join(w) if isinstance(w, list) else str(w)
 
 
-_REASON = re.compile(r"\(([^()]*)\)\s*$")
-
-
 def unverified_reasons(r: MatchReport) -> Counter[str]:
-    """The match's unverified rules counted by why they could not be checked (the message's closing
-    parenthesis, e.g. "draws not seen leave open which tiles were held then")."""
-    reasons: Counter[str] = Counter()
-    for v in r.unverified:
-        m = _REASON.search(v.message)
-        reasons[m.group(1) if m else "hidden tiles"] += 1
-    return reasons
+    """The match's unverified rules counted by why they could not be checked (each one's ``reason``,
+    e.g. "draws not seen leave open which tiles were held then"; "hidden tiles" when it says no more)."""
+    return Counter(v.reason or "hidden tiles" for v in r.unverified)
 
 
 def report_lines(r: MatchReport, verbose: bool = False) -> list[str]:

@@ -35,9 +35,9 @@ def test_judge_pair_is_exact(data: st.DataObject, left: int, right: int) -> None
     def has(hand: set[Tile]) -> bool:
         return any(x != y and x.has(left) and y.has(right) for x in hand for y in hand)
 
-    verdict, _ = judge_pair(left, right)(sure, upper, n)
+    verdict, _, _ = judge_pair(left, right)(sure, upper, n)
     assert verdict == brute(has, sure, upper, n)
-    negated, _ = judge_not(judge_pair(left, right))(sure, upper, n)
+    negated, _, _ = judge_not(judge_pair(left, right))(sure, upper, n)
     assert negated == (None if verdict is None else not verdict)
 
 
@@ -49,5 +49,5 @@ def test_judge_fit_is_exact(data: st.DataObject, ends: list[int]) -> None:
     def has(hand: set[Tile]) -> bool:
         return any(not ends or any(t.has(v) for v in ends) for t in hand)
 
-    verdict, _ = judge_fit(tuple(ends))(sure, upper, n)
+    verdict, _, _ = judge_fit(tuple(ends))(sure, upper, n)
     assert verdict == brute(has, sure, upper, n)

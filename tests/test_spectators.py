@@ -265,7 +265,7 @@ def test_a_long_match_is_folded_off_the_one_writer_that_every_table_waits_for(
     the writer reads only what was stored since. A request that will be refused folds nothing."""
     import threading
 
-    client, web, db = served
+    client, _web, db = served
     by_thread: list[tuple[str, str, int, int]] = []
     records = BaseStore.records
 

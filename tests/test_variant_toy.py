@@ -31,6 +31,7 @@ from dominolog.variants import (
     register_variant,
     unregister_variant,
 )
+from dominolog.variants import rulings as variant_rulings
 from dominolog.variants.base import Ctx, LineVariant, can_play_line
 from dominolog.variants.judges import judge_fit
 from dominolog.web.recorder_state import recorder_state, shown_actions
@@ -48,7 +49,8 @@ class ToySevens(LineVariant):
     aliases = ("toy_sevens",)
     has_boneyard = True
     end_rulings: ClassVar[dict[str, tuple[str, ...]]] = {"domino": ("C4",), "block": ("C4",)}
-    rulings: ClassVar[dict[str, tuple[str, ...]]] = {"renege": ("C3",), "place": ("C2",), "score": ("C5",)}
+    #: (its renege is C3's alone: the toy has no words of its own for it)
+    rulings: ClassVar[dict[str, tuple[str, ...]]] = {"place": ("C2",), "score": ("C5",)}
 
     def hand_size(self, n_players: int) -> int:
         return 7
@@ -63,7 +65,13 @@ class ToySevens(LineVariant):
         self.check_turn(match, hand, player, ctx)
         can = can_play_line(hand, player)
         if can is True:
-            ctx.violation("renege", f"{player} passes while holding a legal play")
+            ctx.violation(
+                "renege",
+                f"{player} passes while holding a legal play",
+                variant_rulings.renege(self.name),
+                (),
+                (player,),
+            )
         elif can is None:
             h = hand.holdings[player]
             check = PendingCheck(
@@ -236,26 +244,20 @@ def test_no_file_of_the_package_names_the_toy() -> None:
     assert named == []
 
 
-def test_the_variants_carry_the_rulings_the_audit_names() -> None:
-    """Each variant's ``end_rulings`` and ``rulings`` (its class data) are the audit's tables of
-    dominolog/audit/rules.py, part for part, until the audit reads them from the classes."""
-    from dominolog.audit import rules
+def test_the_findings_cite_the_rulings_each_variant_class_names() -> None:
+    """The ids a finding cites are read from its variant's class (``rulings``, ``end_rulings``), by its
+    name through the registry: the toy's, as it names them; every built-in class names only rulings
+    that docs/rulings.md has."""
+    from dominolog.audit.rules import rulings
+    from dominolog.variants.rulings import MUST_DRAW, PLACE, RENEGE, TURN, ids, over
 
-    parts = {
-        "deal": rules.DEAL,
-        "leader": rules.LEADER,
-        "turn": rules.TURN,
-        "order": rules.ORDER,
-        "renege": rules.RENEGE,
-        "must_draw": rules.MUST_DRAW,
-        "place": rules.PLACE,
-        "score": rules.SCORE,
-        "winner": rules.WINNER,
-        "match": rules.MATCH,
-    }
-    builtin = [cls for name, cls in VARIANTS.items() if name != NAME]
-    assert [cls.name for cls in builtin] == list(rules.VARIANTS)
-    for cls in builtin:
-        assert cls.end_rulings == rules.END[cls.name]
-        assert cls.rulings == {part: table[cls.name] for part, table in parts.items() if cls.name in table}
-    assert {alias: cls.name for cls in builtin for alias in cls.aliases} == rules.ALIASES
+    assert ids(PLACE, NAME) == ("C2",) and ids(RENEGE, NAME) == () and variant_rulings.renege(NAME) == ("C3",)
+    assert over(NAME, "block") == ("C4",)  # (C4 and the toy's own rule for a block, C4: each id once)
+    assert ids(MUST_DRAW, "ghost13") == ids(TURN, "ghost13") == ("G3", "G4")  # (none of its own: the turn's)
+    assert ids(PLACE, "no-such-variant") == ()
+    known = set(rulings())
+    for name, cls in VARIANTS.items():
+        if name == NAME:
+            continue
+        named = {i for part in cls.rulings.values() for i in part} | {i for e in cls.end_rulings.values() for i in e}
+        assert named and named <= known, (name, named - known)

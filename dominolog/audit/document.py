@@ -8,7 +8,6 @@ Built from one fold (:func:`dominolog.audit.engine.audit_match`); the renderers
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from dominolog.audit.engine import HandAudit, Judged, MatchAudit, audit_match, others_honest
@@ -54,14 +53,8 @@ def _verdict(
     return out
 
 
-def _tiles_in(message: str) -> list[str]:
-    """The tiles a violation's message names in its closing parenthesis (``(6-3 fits)``)."""
-    m = re.search(r"\(([^()]*)\)\s*$", message)
-    return sorted(set(re.findall(r"\b[0-6]-[0-6]\b", m.group(1)))) if m else []
-
-
 def _finding(
-    issue: Issue, certainty: str, variant: str, ha: HandAudit | None, audit: MatchAudit, judged: Judged | None
+    issue: Issue, certainty: str, ha: HandAudit | None, audit: MatchAudit, judged: Judged | None
 ) -> dict[str, Any]:
     tiles: list[str] = []
     proof: list[str] = []
@@ -81,8 +74,8 @@ def _finding(
                         "them: this was a renege only if another one was too.",
                     )
     elif ha is not None and issue.code == "renege":
-        tiles = _tiles_in(issue.message)
-        player = _player_at(audit, issue.seq)
+        tiles = sorted(set(issue.tiles))
+        player = issue.players[0] if issue.players else None
         if player is not None and tiles:
             from dominolog.tiles import Tile
 
@@ -114,7 +107,7 @@ def _finding(
         "code": issue.code,
         "certainty": certainty,
         "message": issue.message,
-        "rules": rules_with_text(variant, issue.code, issue.message) if variant else [],
+        "rules": rules_with_text(issue.rules),
         "proof": proof,
         "tiles": tiles,
         "before": before,
@@ -137,13 +130,6 @@ def _hidden(finding: dict[str, Any], least: float | None) -> bool:
     than that (a violation, or a finding whose likelihood is not known, is always shown)."""
     likely = finding.get("likelihood")
     return least is not None and finding["certainty"] == "possible" and likely is not None and likely["share"] < least
-
-
-def _player_at(audit: MatchAudit, seq: int) -> str | None:
-    for v in audit.events:
-        if v.record.seq == seq and v.record.event is not None:
-            return getattr(v.record.event, "player", None)
-    return None
 
 
 def _event(view: Any, ha: HandAudit, pictures: bool, title: str) -> dict[str, Any]:
@@ -207,12 +193,12 @@ def build_audit(
     findings: list[tuple[HandAudit | None, dict[str, Any]]] = []
     for issue in report.violations:
         ha = owner(issue.seq)
-        findings.append((ha, _finding(issue, "certain", variant, ha, audit, judged_of.get((issue.seq, issue.code)))))
+        findings.append((ha, _finding(issue, "certain", ha, audit, judged_of.get((issue.seq, issue.code)))))
     for issue in report.unverified:
         ha = owner(issue.seq)
         j = judged_of.get((issue.seq, issue.code))
         certainty = "possible" if j is not None and j.decision is not None and j.decision[0] is None else "unverifiable"
-        findings.append((ha, _finding(issue, certainty, variant, ha, audit, j)))
+        findings.append((ha, _finding(issue, certainty, ha, audit, j)))
     fp = fair_play(audit)
     for _, f in findings:
         alone = fp.others_honest.get(f["seq"]) if f["certainty"] == "possible" and f["code"] == RENEGE else None

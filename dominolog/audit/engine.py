@@ -87,8 +87,10 @@ class HandAudit:
         return Before(self.facts, player, seq)
 
     def decision_of(self, issue: Issue) -> Judged | None:
+        """The verdict of the rule an unverified ``issue`` left open: its check's, by the event, the
+        code and the player (the issue's fields, not its words)."""
         for j in self.judged:
-            if j.issue.seq == issue.seq and j.issue.code == issue.code and j.check.action in issue.message:
+            if j.issue.seq == issue.seq and j.issue.code == issue.code and j.check.player in issue.players:
                 return j
         return None
 

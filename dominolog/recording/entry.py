@@ -192,7 +192,7 @@ class Recorder:
         written = entered.written
         fix = Fix(seq, [s for s, ev in written[:undos] if ev.get("type") == "undo"])
         after = written[len(fix.undone) :]
-        text_ok = entered.ok or (entered.stopped or "").startswith("re-entering")
+        text_ok = entered.ok or entered.re_entering
         own = entered.actions if text_ok else len(after)
         fix.whole = len(fix.undone) == undos and text_ok
         fix.replaced = after[:own]

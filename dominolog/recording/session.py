@@ -24,7 +24,7 @@ from dominolog.recording.journal import Journal
 from dominolog.recording.notation import line_bytes, on_move, resolve, rules_leader
 from dominolog.reducer import MatchReducer
 from dominolog.state import HandResult, Issue
-from dominolog.store import ConflictError, RefusedError, StoreError
+from dominolog.store import ConflictError, RefusedError, RulesRefusedError, StoreError
 from dominolog.tiles import Tile
 
 #: how many characters of the head hash the paper sheet gets
@@ -62,6 +62,10 @@ class Entered:
     conflict: bool = False
     #: the store or file cannot be written (locked, read-only, damaged): not the entry's fault
     unusable: StoreError | None = None
+    #: the rules refused the event that stopped the entry (its violations, as the store gave them)
+    refused_by: list[Issue] | None = None
+    #: a correction stopped at re-entering the events after the one corrected (the entry itself was written)
+    re_entering: bool = False
     #: rules left unverified by the events written (hidden tiles), and violations kept (claims); an
     #: issue may mark an earlier event (what this one proves of the hand: its ``seq`` says which)
     unverified: list[Issue] = field(default_factory=list)
@@ -79,9 +83,7 @@ class Entered:
     def by_rules(self) -> bool:
         """The rules refused the entry (not another writer, not the store): the table may still have done
         it, and it can be recorded as played."""
-        return (
-            self.stopped is not None and not self.conflict and self.unusable is None and self.stopped.startswith("seq ")
-        )
+        return self.stopped is not None and not self.conflict and self.unusable is None and self.refused_by is not None
 
     def as_dict(self) -> dict[str, Any]:
         """What became of the entry, as JSON."""
@@ -223,6 +225,9 @@ class Session:
             self.journal.refresh()
             out.stopped, out.conflict = str(exc), True
             return False
+        except RulesRefusedError as exc:
+            out.stopped, out.refused_by = str(exc), exc.issues
+            return False
         except RefusedError as exc:
             out.stopped = str(exc)
             return False
@@ -341,6 +346,8 @@ class Session:
         for event in tail:
             if not self._append(self._stamped(event), out):
                 out.stopped = f"re-entering the events after seq {seq}: {out.stopped}"
+                out.refused_by = None  # an event the table had entered before: not this entry's
+                out.re_entering = True
                 return out
         return out
 
@@ -355,5 +362,6 @@ class Session:
         out.unverified.extend(part.unverified)
         out.kept.extend(part.kept)
         out.stopped, out.conflict, out.unusable = part.stopped, part.conflict, part.unusable
+        out.refused_by = part.refused_by
         out.rest, out.actions = part.rest, part.actions
         return part.ok

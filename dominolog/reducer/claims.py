@@ -35,15 +35,31 @@ def check_claim_names(ev: HandEnd | MatchEnd, players: list[str], ctx: Ctx) -> N
 
 
 def check_claim(
-    ev: HandEnd | MatchEnd, players: list[str], points: dict[str, int], winner: WinnerValue, what: str, ctx: Ctx
+    ev: HandEnd | MatchEnd,
+    players: list[str],
+    points: dict[str, int],
+    winner: WinnerValue,
+    what: str,
+    ctx: Ctx,
+    points_rules: tuple[str, ...],
+    winner_rules: tuple[str, ...],
 ) -> None:
-    """A claimed score or winner that is not the rules' is a ``score-mismatch`` (a player left out claims 0)."""
+    """A claimed score or winner that is not the rules' is a ``score-mismatch`` (a player left out claims 0),
+    resting on ``points_rules`` or ``winner_rules``."""
     claimed = ev.points if isinstance(ev, HandEnd) else ev.totals
     if claimed is not None:
         full = {p: claimed.get(p, 0) for p in players}
         if full != points:
-            ctx.violation("score-mismatch", f"{what}: claimed {fmt_points(full)}; the rules give {fmt_points(points)}")
+            ctx.violation(
+                "score-mismatch",
+                f"{what}: claimed {fmt_points(full)}; the rules give {fmt_points(points)}",
+                points_rules,
+                (),
+                tuple(p for p in players if full[p] != points.get(p)),
+            )
     if "winner" in ev.given and not same_winner(ev.winner, winner):
         ctx.violation(
-            "score-mismatch", f"{what}: claimed winner {fmt_winner(ev.winner)}; the rules give {fmt_winner(winner)}"
+            "score-mismatch",
+            f"{what}: claimed winner {fmt_winner(ev.winner)}; the rules give {fmt_winner(winner)}",
+            winner_rules,
         )

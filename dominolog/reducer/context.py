@@ -24,20 +24,41 @@ class Findings:
 
 
 class Ctx:
-    """The event being applied (its seq and line), and where its findings go."""
+    """The event being applied (its seq and line), the match's variant (by name: the rulings a
+    finding rests on are the variant's), and where its findings go.
 
-    __slots__ = ("findings", "line", "seq")
+    A finding is given as data: its code, its words, and the rulings, tiles and players it is about
+    (and for an unverified rule, why it could not be checked); see :class:`~dominolog.state.Issue`.
+    """
+
+    __slots__ = ("findings", "line", "seq", "variant")
 
     def __init__(self, findings: Findings) -> None:
         self.findings = findings
         self.seq = 0
         self.line = 0
+        self.variant = ""
 
-    def violation(self, code: str, message: str) -> None:
-        self.findings.violations.append(Issue(self.seq, self.line, code, message))
+    def violation(
+        self,
+        code: str,
+        message: str,
+        rules: tuple[str, ...] = (),
+        tiles: tuple[str, ...] = (),
+        players: tuple[str, ...] = (),
+    ) -> None:
+        self.findings.violations.append(Issue(self.seq, self.line, code, message, None, rules, tiles, players))
 
-    def unverified(self, code: str, message: str, check: PendingCheck | None = None) -> None:
-        issue = Issue(self.seq, self.line, code, message)
+    def unverified(
+        self,
+        code: str,
+        message: str,
+        check: PendingCheck | None = None,
+        rules: tuple[str, ...] = (),
+        players: tuple[str, ...] = (),
+        reason: str = "",
+    ) -> None:
+        issue = Issue(self.seq, self.line, code, message, None, rules, (), players, reason)
         self.findings.unverified.append(issue)
         if check is not None:
             self.findings.pending.append((issue, check))
@@ -46,16 +67,32 @@ class Ctx:
 class QuietCtx:
     """A context that drops what it is told (rebuilding a state whose violations were already reported)."""
 
-    __slots__ = ("line", "seq")
+    __slots__ = ("line", "seq", "variant")
 
-    def __init__(self, seq: int) -> None:
+    def __init__(self, seq: int, variant: str = "") -> None:
         self.seq = seq
         self.line = 0
+        self.variant = variant
 
-    def violation(self, code: str, message: str) -> None:
+    def violation(
+        self,
+        code: str,
+        message: str,
+        rules: tuple[str, ...] = (),
+        tiles: tuple[str, ...] = (),
+        players: tuple[str, ...] = (),
+    ) -> None:
         pass
 
-    def unverified(self, code: str, message: str, check: PendingCheck | None = None) -> None:
+    def unverified(
+        self,
+        code: str,
+        message: str,
+        check: PendingCheck | None = None,
+        rules: tuple[str, ...] = (),
+        players: tuple[str, ...] = (),
+        reason: str = "",
+    ) -> None:
         pass
 
 

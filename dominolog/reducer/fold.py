@@ -28,6 +28,7 @@ from dominolog.reducer.report import MatchReport
 from dominolog.state import HandResult, HandState, Issue, MatchState
 from dominolog.tiles import tile_or_none
 from dominolog.variants import Variant, VariantError, find_variant
+from dominolog.variants.rulings import CLOSING, MATCH, ids, over
 
 TURN_EVENTS = frozenset({"play", "draw", "pass", "declare", "block_call"})
 _NAME_FIELDS = {
@@ -184,6 +185,7 @@ class MatchReducer(HandLifecycle):
         f.pending[:] = mark.pending
         self.broken, self.orphan, self.skipping = mark.flags
         self.state, self.variant = mark.state, mark.variant
+        self.ctx.variant = mark.variant.name if mark.variant is not None else ""
         if self.state is not None and mark.match is not None:
             hand, results, totals, over, ended, abandoned, winner = mark.match
             s = self.state
@@ -254,6 +256,7 @@ class MatchReducer(HandLifecycle):
             self.format_issues.append(Issue(self.ctx.seq, self.ctx.line, "malformed", f"match_start: {exc}"))
             self.broken = True
             return
+        self.ctx.variant = self.variant.name
         self.state = MatchState(
             variant=ev.variant,
             players=list(ev.players),
@@ -297,7 +300,7 @@ class MatchReducer(HandLifecycle):
         if kind == "note":
             return
         if state.ended:
-            ctx.violation("out-of-order", f"{kind} after match_end; ignored")
+            ctx.violation("out-of-order", f"{kind} after match_end; ignored", ids(MATCH, ctx.variant))
             return
         if kind == "match_end":
             self._match_end(ev)  # type: ignore[arg-type]
@@ -312,13 +315,15 @@ class MatchReducer(HandLifecycle):
             if self.skipping:
                 return
             if state.over:
-                ctx.violation("out-of-order", f"{kind} after the match is over; ignored")
+                ctx.violation("out-of-order", f"{kind} after the match is over; ignored", ids(MATCH, ctx.variant))
             elif state.results:
                 ctx.violation(
-                    "out-of-order", f"{kind} after hand {len(state.results)} ended and before the next deal; ignored"
+                    "out-of-order",
+                    f"{kind} after hand {len(state.results)} ended and before the next deal; ignored",
+                    CLOSING,
                 )
             else:
-                ctx.violation("out-of-order", f"{kind} before the first deal; ignored")
+                ctx.violation("out-of-order", f"{kind} before the first deal; ignored", CLOSING)
             return
         hist = self.history
         hist.records.append((rec, ev))
@@ -343,6 +348,7 @@ class MatchReducer(HandLifecycle):
                 self.ctx.violation(
                     "out-of-order",
                     f"{kind} after hand {hand.number} was over ({hand.over} at seq {hand.over_seq}); ignored",
+                    over(variant.name, hand.over),
                 )
                 return
             if kind == "play":

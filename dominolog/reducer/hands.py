@@ -18,6 +18,18 @@ from dominolog.state import HandResult, HandState, Issue, MatchState, PendingChe
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants import Variant
 from dominolog.variants.judges import Decision, names
+from dominolog.variants.rulings import (
+    CLOSING,
+    MATCH,
+    REVEAL,
+    REVEAL_TILE,
+    SAME_TILE,
+    SCORE,
+    claim,
+    ids,
+    renege,
+    unsettled_end,
+)
 
 #: called with the hand and its unverified rules as judged at its end (the audit listens)
 ChecksHook = Callable[[HandState, list[tuple[Issue, PendingCheck, "Decision | None"]]], None]
@@ -56,7 +68,9 @@ class HandLifecycle:
         assert state is not None and variant is not None
         self._close_open_hand(ev)
         if state.over:
-            self.ctx.violation("out-of-order", "deal after the match is over; this hand is not counted")
+            self.ctx.violation(
+                "out-of-order", "deal after the match is over; this hand is not counted", ids(MATCH, variant.name)
+            )
             self.skipping = True
             return
         self.skipping = False
@@ -81,12 +95,15 @@ class HandLifecycle:
         hand = state.hand
         assert hand is not None
         if hand.over is not None:
-            self.ctx.violation("out-of-order", f"hand {hand.number} ended without a hand_end before this {ev.type}")
+            self.ctx.violation(
+                "out-of-order", f"hand {hand.number} ended without a hand_end before this {ev.type}", CLOSING
+            )
             self._finish_hand(self._result(hand))
         else:
             self.ctx.violation(
                 "out-of-order",
                 f"{ev.type} while hand {hand.number} is still being played; the hand is closed as abandoned",
+                CLOSING,
             )
             self._finish_hand(variant.abandoned_result(state, hand))
 
@@ -131,7 +148,10 @@ class HandLifecycle:
         if not model.contradictions:
             return []
         lines = {rec.seq: rec.line for rec, _ in self.history.records}
-        return [Issue(c.seq, lines.get(c.seq, self.ctx.line), "contradiction", c.words()) for c in model.contradictions]
+        return [
+            Issue(c.seq, lines.get(c.seq, self.ctx.line), "contradiction", c.words(), None, SAME_TILE)
+            for c in model.contradictions
+        ]
 
     def open_findings(self) -> tuple[list[Issue], list[Issue]] | None:
         """The open hand (recorded with hidden tiles) judged on the facts so far, as a closed one is at
@@ -195,19 +215,17 @@ class HandLifecycle:
                     + (f": {likely.clause(issue.code)}" if likely is not None else "")
                     + f" ({why})",
                     likely,
+                    issue.rules,
+                    (),
+                    issue.players,
+                    why,
                 )
                 continue
             replace[id(issue)] = None
             if verdict:
                 shown = "the log so far" if still_open else "the reveals"
-                violations.append(
-                    Issue(
-                        issue.seq,
-                        issue.line,
-                        issue.code,
-                        f"{check.message} (shown by {shown}: {shown_by(check, tiles, model)})",
-                    )
-                )
+                words, named = shown_by(check, tiles, model)
+                violations.append(self._broken(issue, check, f"{check.message} (shown by {shown}: {words})", named))
         return replace
 
     def _model(self, start: HandState, hand: HandState) -> HandModel:
@@ -306,22 +324,33 @@ class HandLifecycle:
         upper &= check.possible
         if not sure <= upper:
             return  # the records contradict each other (reported elsewhere)
-        verdict, detail = check.judge(frozenset(sure), frozenset(upper), check.count)
+        verdict, detail, named = check.judge(frozenset(sure), frozenset(upper), check.count)
         i = f.unverified.index(issue)
         if verdict is None:
+            why = "draws not seen leave open which tiles were held then"
             f.unverified[i] = Issue(
                 issue.seq,
                 issue.line,
                 issue.code,
-                f"{check.action}; {check.player}'s hand was hidden, and the reveals do not settle this "
-                "(draws not seen leave open which tiles were held then)",
+                f"{check.action}; {check.player}'s hand was hidden, and the reveals do not settle this ({why})",
+                None,
+                issue.rules,
+                (),
+                issue.players,
+                why,
             )
             return
         del f.unverified[i]
         if verdict:
-            f.violations.append(
-                Issue(issue.seq, issue.line, issue.code, f"{check.message} (shown by the reveals: {detail})")
-            )
+            f.violations.append(self._broken(issue, check, f"{check.message} (shown by the reveals: {detail})", named))
+
+    def _broken(self, issue: Issue, check: PendingCheck, message: str, named: tuple[Tile, ...]) -> Issue:
+        """The violation of an unverified rule the facts show broken, naming the tiles ``named``."""
+        tiles = tuple(map(str, named))
+        rules = check.rules
+        if issue.code == "renege":  # the tiles that show a renege may say which rule (Double Bergen's D3)
+            rules = renege(self.variant.name if self.variant is not None else "", tiles)
+        return Issue(issue.seq, issue.line, issue.code, message, None, rules, tiles, issue.players)
 
     def _result(self, hand: HandState) -> HandResult:
         state, variant = self.state, self.variant
@@ -334,11 +363,15 @@ class HandLifecycle:
                 return outcomes[0]  # every way to fill the hidden hands scores the same
             self.outcomes = outcomes
             hidden = ", ".join(p for p, h in hand.holdings.items() if h.unknown) or "the boneyard"
+            why = f"the rules give one of {len(outcomes)} results, by the hidden tiles" if outcomes else ""
             self.ctx.unverified(
                 "score-mismatch",
                 f"the points of hand {hand.number} cannot be checked: tiles of {hidden} were never revealed; "
-                "the table's claim is taken"
-                + (f" (the rules give one of {len(outcomes)} results, by the hidden tiles)" if outcomes else ""),
+                "the table's claim is taken" + (f" ({why})" if why else ""),
+                None,
+                ids(SCORE, variant.name),
+                tuple(p for p, h in hand.holdings.items() if h.unknown),
+                why,
             )
             result = HandResult(hand.number, hand.over or "block", None, {p: 0 for p in state.players}, verified=False)
         return result
@@ -372,7 +405,7 @@ class HandLifecycle:
             if self.skipping:
                 self.skipping = False
             else:
-                ctx.violation("out-of-order", "hand_end with no hand open")
+                ctx.violation("out-of-order", "hand_end with no hand open", CLOSING)
             return
         self._prepare_end(hand)
         hand = state.hand
@@ -387,11 +420,15 @@ class HandLifecycle:
                 ctx.unverified(
                     "out-of-order",
                     f"whether hand {hand.number} was over cannot be checked: hidden tiles were never revealed",
+                    None,
+                    unsettled_end(variant.name),
                 )
                 hand.over, hand.over_seq = variant.unverified_end(hand), ctx.seq
                 result = self._result(hand)
             else:
-                ctx.violation("out-of-order", f"hand_end before hand {hand.number} is over; closed as abandoned")
+                ctx.violation(
+                    "out-of-order", f"hand_end before hand {hand.number} is over; closed as abandoned", CLOSING
+                )
                 result = variant.abandoned_result(state, hand)
         else:
             result = self._result(hand)
@@ -403,9 +440,9 @@ class HandLifecycle:
             if "winner" in ev.given:
                 result.winner = ev.winner
         else:
-            check_claim(
-                ev, state.players, result.points, result.winner, f"hand {hand.number} ({describe(result)})", ctx
-            )
+            points, winner = claim(variant.name, result.end, "aggressor" in result.detail)
+            what = f"hand {hand.number} ({describe(result)})"
+            check_claim(ev, state.players, result.points, result.winner, what, ctx, points, winner)
         self._finish_hand(result, ev)
 
     def _judge_claim_on_hidden(self, ev: HandEnd, hand: HandState) -> None:
@@ -428,6 +465,7 @@ class HandLifecycle:
             "score-mismatch",
             f"hand {hand.number}: claimed {fmt_points(claimed)}; no way to fill the hidden hands gives that "
             f"(the rules give {given})",
+            ids(SCORE, self.ctx.variant),
         )
 
     def _finish_hand(self, result: HandResult, end: HandEnd | None = None) -> None:
@@ -458,32 +496,37 @@ class HandLifecycle:
                 "out-of-order",
                 f"match_end too early: the match is not over after {len(state.results)} "
                 f"hand{'s' * (len(state.results) != 1)}",
+                ids(MATCH, variant.name),
             )
             state.winner = None
         else:
             state.winner = variant.match_winner(state)
-        check_claim(ev, state.players, dict(state.totals), state.winner, "match", self.ctx)
+        rules = ids(MATCH, variant.name)
+        check_claim(ev, state.players, dict(state.totals), state.winner, "match", self.ctx, rules, rules)
 
     def _reveal(self, hand: HandState, ev: Reveal) -> None:
         ctx, variant = self.ctx, self.variant
         assert variant is not None
         player = ev.player
         if hand.over is None and variant.may_be_over(hand) is False:
-            ctx.violation("out-of-order", f"{player} reveals before hand {hand.number} is over")
+            ctx.violation("out-of-order", f"{player} reveals before hand {hand.number} is over", CLOSING, (), (player,))
         tiles = [Tile.parse(t) for t in ev.tiles]
         shown = set(tiles)
         if len(shown) != len(tiles):
-            ctx.violation("bad-reveal", f"{player}'s reveal lists a tile twice")
+            ctx.violation("bad-reveal", f"{player}'s reveal lists a tile twice", REVEAL_TILE, (), (player,))
         h = hand.holdings[player]
         problems = []
         missing = h.known - shown
         if missing:
             problems.append(f"leaves out {', '.join(map(str, sorted(missing)))}, which {player} holds")
         fresh = shown - h.known
+        elsewhere = False  # a tile shown that is somewhere else (C1)
         for t in sorted(fresh):
             if t in hand.layout.on_board:
                 problems.append(f"shows {t}, which is on the table")
+                elsewhere = True
             elif t not in hand.unaccounted:
+                elsewhere = True
                 holder = hand.holder_of(t)
                 problems.append(
                     f"shows {t}, which is in {holder}'s hand" if holder else f"shows {t}, which is in the boneyard"
@@ -491,7 +534,13 @@ class HandLifecycle:
         if len(shown) != h.count:
             problems.append(f"shows {len(shown)} tiles, but {player} holds {h.count}")
         if problems:
-            ctx.violation("bad-reveal", f"{player}'s reveal " + "; ".join(problems))
+            ctx.violation(
+                "bad-reveal",
+                f"{player}'s reveal " + "; ".join(problems),
+                REVEAL_TILE if elsewhere else REVEAL,
+                (),
+                (player,),
+            )
         hand.reveals.append((ctx.seq, player, frozenset(shown)))
         take = [t for t in sorted(fresh) if t in hand.unaccounted][: h.unknown]
         h.known.update(take)

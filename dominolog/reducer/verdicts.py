@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dominolog.knowledge import NEVER, Before, HandModel
 from dominolog.state import HandState, PendingCheck
 from dominolog.tiles import Tile
-from dominolog.variants.judges import Decision, HoldingRule, decide, judge_tiles, names
+from dominolog.variants.judges import Decision, HoldingRule, decide, judge_tiles, named, names
 
 
 def decide_check(model: HandModel, check: PendingCheck) -> Decision | None:
@@ -137,17 +137,17 @@ def fill_hands(model: HandModel, hand: HandState) -> None:
     hand.settle()
 
 
-def shown_by(check: PendingCheck, tiles: frozenset[Tile], model: HandModel) -> str:
+def shown_by(check: PendingCheck, tiles: frozenset[Tile], model: HandModel) -> tuple[str, tuple[Tile, ...]]:
     """In a few words, what shows a rule broken: the tiles surely held, as the rule's own judge says
-    it, or the tiles one of which the hand must have held."""
+    it, or the tiles one of which the hand must have held; and the tiles those words name."""
     if not tiles:  # broken for holding nothing that fits: the rule's own words for an empty hand
-        verdict, detail = check.judge(frozenset(), frozenset(), 0)
-        return detail if verdict else f"{check.player} held no tile that could be played"
+        verdict, detail, named_ = check.judge(frozenset(), frozenset(), 0)
+        return (detail, named_) if verdict else (f"{check.player} held no tile that could be played", ())
     before = Before(model, check.player, check.seq)
     sure = before.certain(tiles)
-    verdict, detail = check.judge(sure, sure, len(sure)) if sure else (None, "")
+    verdict, detail, named_ = check.judge(sure, sure, len(sure)) if sure else (None, "", ())
     if verdict:
-        return detail
+        return detail, named_
     # The tiles the player is seen with later (played, or revealed) are the proof an arbiter can check.
     later = frozenset(
         t
@@ -155,5 +155,8 @@ def shown_by(check: PendingCheck, tiles: frozenset[Tile], model: HandModel) -> s
         if model.allowed.get(t) and all(model.slots[i].owner == check.player for i in model.allowed[t])
     )
     if later and later < tiles and not before.avoidable(later):
-        return f"{check.player} must have held one of {names(later)}, each seen later in {check.player}'s hand"
-    return f"{check.player} must have held one of {names(tiles)}"
+        return (
+            f"{check.player} must have held one of {names(later)}, each seen later in {check.player}'s hand",
+            named(later),
+        )
+    return f"{check.player} must have held one of {names(tiles)}", named(tiles)

@@ -12,6 +12,7 @@ from dominolog.store.errors import (
     FullMatchError,
     ReadOnlyError,
     RefusedError,
+    RulesRefusedError,
     StoreError,
 )
 from dominolog.store.opening import APPLICATION_ID, open_store
@@ -30,6 +31,7 @@ __all__ = [
     "Prepared",
     "ReadOnlyError",
     "RefusedError",
+    "RulesRefusedError",
     "SqliteStore",
     "Store",
     "StoreError",

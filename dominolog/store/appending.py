@@ -27,7 +27,7 @@ from dominolog.log.reader import Record, decode_line
 from dominolog.log.writer import dump_line, like_the_match
 from dominolog.reducer import MatchReducer, MatchReport, record_canon, refusal_message, refusals
 from dominolog.state import Issue
-from dominolog.store.errors import ConflictError, FullMatchError, RefusedError
+from dominolog.store.errors import ConflictError, FullMatchError, RefusedError, RulesRefusedError
 from dominolog.store.rows import projection_rows
 from dominolog.textsafe import shown
 
@@ -74,7 +74,7 @@ def fold_checked(reducer: MatchReducer, rec: Record, check: bool) -> tuple[list[
     refused = refusals(i for i in found if i.seq == rec.seq) if check else []
     if refused:
         reducer.rollback(mark)
-        raise RefusedError(f"seq {rec.seq}: {refusal_message(refused)}; nothing was written")
+        raise RulesRefusedError(f"seq {rec.seq}: {refusal_message(refused)}; nothing was written", refused)
     return found, unverified
 
 

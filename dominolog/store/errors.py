@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import errno
 import os
+from typing import TYPE_CHECKING
 
 from dominolog.textsafe import shown
+
+if TYPE_CHECKING:
+    from dominolog.state import Issue
 
 
 class StoreError(Exception):
@@ -43,6 +47,15 @@ class ConflictError(StoreError):
 class RefusedError(StoreError):
     """An event or a match the store will not take (it is not a well-formed event, or it would not be
     a match): nothing was written."""
+
+
+class RulesRefusedError(RefusedError):
+    """An event the rules refuse (a checked append: it breaks a rule the store will not keep):
+    nothing was written. ``issues``: the violations that refused it."""
+
+    def __init__(self, message: str, issues: list[Issue]) -> None:
+        super().__init__(message)
+        self.issues = issues
 
 
 class FullMatchError(StoreError):

@@ -19,6 +19,8 @@ from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.line import LineLayout
 from dominolog.state import HandResult, HandState, Holding, Judge, MatchState, PendingCheck, Placement, WinnerValue
 from dominolog.tiles import DOUBLE_SIX, Tile
+from dominolog.variants.rulings import LEADER, LINE_END, MUST_DRAW, ORDER, PLACE, SAME_TILE, TURN, ids, renege
+from dominolog.variants.rulings import deal as rules_of_deal
 
 
 def option_words(value: Any) -> str:
@@ -39,9 +41,24 @@ class Ctx(Protocol):
 
     seq: int
 
-    def violation(self, code: str, message: str) -> None: ...
+    def violation(
+        self,
+        code: str,
+        message: str,
+        rules: tuple[str, ...] = (),
+        tiles: tuple[str, ...] = (),
+        players: tuple[str, ...] = (),
+    ) -> None: ...
 
-    def unverified(self, code: str, message: str, check: PendingCheck | None = None) -> None: ...
+    def unverified(
+        self,
+        code: str,
+        message: str,
+        check: PendingCheck | None = None,
+        rules: tuple[str, ...] = (),
+        players: tuple[str, ...] = (),
+        reason: str = "",
+    ) -> None: ...
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a variant module outside COMPILED may extend it
@@ -78,8 +95,9 @@ class Variant:
     #: the rulings of ``docs/rulings.md`` behind each way a hand ends (``hand.over``): end -> ids
     end_rulings: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: the rulings behind each part of the rules, for the audit's findings: part -> ids. The parts:
-    #: ``deal``, ``leader``, ``turn``, ``order``, ``renege``, ``must_draw``, ``place``, ``score``,
-    #: ``winner``, ``match``
+    #: ``deal``, ``leader``, ``turn``, ``order``, ``renege``, ``must_draw`` (else ``turn``'s), ``place``,
+    #: ``score``, ``winner``, ``match``; on a grid ``room`` (a tile that would overlap another) and ``first``
+    #: (which tile may open a hand). :mod:`dominolog.variants.rulings` reads them, by the variant's name
     rulings: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def __init__(self, players: list[str], options: dict[str, Any] | None = None) -> None:
@@ -141,7 +159,9 @@ class Variant:
         given = deal.hands or {}
         for name in given:
             if name not in self.players:
-                ctx.violation("bad-deal", f"the deal names {name!r}, who is not a player of this match")
+                ctx.violation(
+                    "bad-deal", f"the deal names {name!r}, who is not a player of this match", rules_of_deal(self.name)
+                )
         for p in self.players:
             tiles = given.get(p)
             if tiles is None:
@@ -152,29 +172,48 @@ class Variant:
             for text in tiles:
                 t = Tile.parse(text)
                 if t in hand or t in dealt:
-                    ctx.violation("bad-deal", f"{t} is dealt twice")
+                    ctx.violation("bad-deal", f"{t} is dealt twice", rules_of_deal(self.name, twice=True), (str(t),))
                 hand.add(t)
                 dealt.add(t)
             if len(tiles) != size:
-                ctx.violation("bad-deal", f"{p} is dealt {len(tiles)} tiles, not {size}")
+                ctx.violation(
+                    "bad-deal", f"{p} is dealt {len(tiles)} tiles, not {size}", rules_of_deal(self.name), (), (p,)
+                )
             holdings[p] = Holding(hand, 0)
         start: Tile | None = None
         if deal.start_tile is not None:
             if not self.uses_start_tile:
-                ctx.violation("bad-deal", f"{self.title} turns up no start tile; {deal.start_tile} ignored")
+                ctx.violation(
+                    "bad-deal",
+                    f"{self.title} turns up no start tile; {deal.start_tile} ignored",
+                    rules_of_deal(self.name),
+                )
             else:
                 start = Tile.parse(deal.start_tile)
                 if start in dealt:
-                    ctx.violation("bad-deal", f"the start tile {start} is also dealt to a player")
+                    ctx.violation(
+                        "bad-deal",
+                        f"the start tile {start} is also dealt to a player",
+                        rules_of_deal(self.name, twice=True),
+                        (str(start),),
+                    )
                     for h in holdings.values():
                         h.known.discard(start)
                 dealt.add(start)
         elif self.uses_start_tile:
-            ctx.violation("bad-deal", f"the deal turns up no start tile ({self.title} needs one)")
+            ctx.violation(
+                "bad-deal", f"the deal turns up no start tile ({self.title} needs one)", rules_of_deal(self.name)
+            )
         expected = self.expected_leader(match)
         leader = deal.leader
         if expected is not None and leader != expected:
-            ctx.violation("bad-deal", f"{leader} leads hand {len(match.results) + 1}, but {expected} should lead it")
+            ctx.violation(
+                "bad-deal",
+                f"{leader} leads hand {len(match.results) + 1}, but {expected} should lead it",
+                ids(LEADER, self.name),
+                (),
+                (leader, expected),
+            )
         layout = self.new_layout()
         unaccounted = set(DOUBLE_SIX) - dealt
         boneyard = Holding(set(), 0)
@@ -212,25 +251,37 @@ class Variant:
         """Variant-specific deal checks."""
         if not self.has_boneyard and sum(h.count for h in hand.holdings.values()) != len(DOUBLE_SIX):
             n = sum(h.count for h in hand.holdings.values())
-            ctx.violation("bad-deal", f"{n} tiles dealt; {self.name} deals all {len(DOUBLE_SIX)}")
+            ctx.violation(
+                "bad-deal", f"{n} tiles dealt; {self.name} deals all {len(DOUBLE_SIX)}", rules_of_deal(self.name)
+            )
 
     # -- hidden hands --------------------------------------------------------
-    def check_hand(self, hand: HandState, player: str, ctx: Ctx, code: str, judge: Judge, message: str) -> bool | None:
-        """Apply a rule about ``player``'s hand as it is now.
+    def check_hand(
+        self, hand: HandState, player: str, ctx: Ctx, code: str, judge: Judge, action: str, rule: str = ""
+    ) -> bool | None:
+        """Apply a rule about ``player``'s hand as it is now: ``action`` (``"Ben draws"``) breaks it when
+        ``judge`` says so; ``rule`` says how, in words (``"holding a legal play"``).
 
-        Broken (``judge`` says True): a violation ``message (the tiles that show it)``.
+        Broken (``judge`` says True): a violation ``action while rule (the tiles that show it)``.
         Unknown because of hidden tiles: an unverified entry, re-judged at the end of the hand.
-        Returns the verdict.
+        A ``renege`` rests on C3 and the variant's words for it; any other code is a pass while a draw
+        is allowed (the variant's rule for that). Returns the verdict.
         """
         h = hand.holdings[player]
         known = frozenset(h.known)
         possible = hand.possible(player)
-        verdict, detail = judge(known, possible, h.count)
+        message = f"{action} while {rule}" if rule else action
+        verdict, detail, named = judge(known, possible, h.count)
         if verdict is True:
-            ctx.violation(code, f"{message} ({detail})")
+            tiles = tuple(map(str, named))
+            rules = renege(self.name, tiles) if code == "renege" else ids(MUST_DRAW, self.name)
+            ctx.violation(code, f"{message} ({detail})", rules, tiles if code == "renege" else (), (player,))
         elif verdict is None:
-            check = PendingCheck(ctx.seq, player, h.count, known, possible, judge, message)
-            ctx.unverified(code, f"{check.action}; {player}'s hand is hidden, so this cannot be checked yet", check)
+            rules = renege(self.name) if code == "renege" else ids(MUST_DRAW, self.name)
+            check = PendingCheck(ctx.seq, player, h.count, known, possible, judge, message, action, rules)
+            ctx.unverified(
+                code, f"{action}; {player}'s hand is hidden, so this cannot be checked yet", check, rules, (player,)
+            )
         return verdict
 
     def draw_tile(self, hand: HandState, player: str, text: str | None, ctx: Ctx) -> bool:
@@ -241,7 +292,9 @@ class Variant:
         """
         bone = hand.boneyard
         if bone.count == 0:
-            ctx.violation("illegal", f"{player} draws from an empty boneyard; ignored")
+            ctx.violation(
+                "illegal", f"{player} draws from an empty boneyard; ignored", ids(TURN, self.name), (), (player,)
+            )
             return False
         h = hand.holdings[player]
         tile = Tile.parse(text) if text is not None else None
@@ -258,7 +311,13 @@ class Variant:
                     if hand.holder_of(tile)
                     else "not in the boneyard"
                 )
-                ctx.violation("illegal", f"{player} draws {tile}, which is {where}; taken as a draw not seen")
+                ctx.violation(
+                    "illegal",
+                    f"{player} draws {tile}, which is {where}; taken as a draw not seen",
+                    SAME_TILE,
+                    (str(tile),),
+                    (player,),
+                )
                 tile = None
         if tile is None:
             # Any boneyard tile may be the one drawn: what was known of the boneyard is lost.
@@ -278,7 +337,13 @@ class Variant:
     # -- turns -------------------------------------------------------------
     def check_turn(self, match: MatchState, hand: HandState, player: str, ctx: Ctx) -> None:
         if hand.turn is not None and player != hand.turn:
-            ctx.violation("illegal", f"not {player}'s turn ({hand.turn} is on move)")
+            ctx.violation(
+                "illegal",
+                f"not {player}'s turn ({hand.turn} is on move)",
+                ids(ORDER, self.name),
+                (),
+                (player,) if hand.turn is None else (player, hand.turn),
+            )
 
     def take_tile(self, hand: HandState, player: str, tile: Tile, ctx: Ctx) -> bool:
         """Move ``tile`` out of ``player``'s hand; False (and a violation) when it cannot be there."""
@@ -287,7 +352,7 @@ class Variant:
             h.known.discard(tile)
             return True
         if tile in hand.layout.on_board:
-            ctx.violation("illegal", f"{tile} is already on the table")
+            ctx.violation("illegal", f"{tile} is already on the table", SAME_TILE, (str(tile),), (player,))
             return False
         if h.unknown and tile in hand.unaccounted:
             h.unknown -= 1
@@ -296,14 +361,22 @@ class Variant:
             return True
         other = hand.holder_of(tile)
         if other is not None:
-            ctx.violation("illegal", f"{player} plays {tile}, which is in {other}'s hand")
+            ctx.violation(
+                "illegal",
+                f"{player} plays {tile}, which is in {other}'s hand",
+                SAME_TILE,
+                (str(tile),),
+                (player, other),
+            )
             hand.holdings[other].known.discard(tile)
             return True
         if tile in hand.boneyard.known:
-            ctx.violation("illegal", f"{player} plays {tile}, which is in the boneyard")
+            ctx.violation(
+                "illegal", f"{player} plays {tile}, which is in the boneyard", SAME_TILE, (str(tile),), (player,)
+            )
             hand.boneyard.known.discard(tile)
             return True
-        ctx.violation("illegal", f"{player} does not hold {tile}")
+        ctx.violation("illegal", f"{player} does not hold {tile}", SAME_TILE, (str(tile),), (player,))
         # Some other holder with hidden tiles has it: the table's tile count follows the table.
         for holder in (*hand.holdings.values(), hand.boneyard):
             if holder.unknown:
@@ -321,13 +394,13 @@ class Variant:
         raise NotImplementedError
 
     def on_draw(self, match: MatchState, hand: HandState, ev: Draw, ctx: Ctx) -> None:
-        ctx.violation("illegal", f"{self.title} has no drawing")
+        ctx.violation("illegal", f"{self.title} has no drawing", ids(TURN, self.name), (), (ev.player,))
 
     def on_declare(self, match: MatchState, hand: HandState, ev: Declare, ctx: Ctx) -> None:
-        ctx.violation("illegal", f"{self.title} has no suit declarations")
+        ctx.violation("illegal", f"{self.title} has no suit declarations", ids(TURN, self.name), (), (ev.player,))
 
     def on_block_call(self, match: MatchState, hand: HandState, ev: BlockCall, ctx: Ctx) -> None:
-        ctx.violation("illegal", f"{self.title} has no block calls")
+        ctx.violation("illegal", f"{self.title} has no block calls", ids(TURN, self.name), (), (ev.player,))
 
     def accepts_after_over(self, hand: HandState, kind: str) -> bool:
         """Whether a turn event of ``kind`` is still accepted once the hand is over."""
@@ -433,7 +506,7 @@ class LineVariant(Variant):
             return end
         places = layout.placements(tile)
         if end is not None and end not in ("left", "right"):
-            ctx.violation("illegal", f"{end!r} is not an end of a line game (left or right)")
+            ctx.violation("illegal", f"{end!r} is not an end of a line game (left or right)", LINE_END)
             end = None
         if places == [""]:
             return ""
@@ -441,17 +514,26 @@ class LineVariant(Variant):
             ctx.violation(
                 "illegal",
                 f"{tile} matches neither end (left shows {layout.left}, right shows {layout.right}); not placed",
+                ids(PLACE, self.name),
+                (str(tile),),
             )
             return None
         if end is None:
             if len(places) > 1:
-                ctx.violation("ambiguous", f"{tile} fits both ends and no end is given; taken as left")
+                ctx.violation(
+                    "ambiguous",
+                    f"{tile} fits both ends and no end is given; taken as left",
+                    ids(PLACE, self.name),
+                    (str(tile),),
+                )
             return places[0]
         if end not in places:
             shows = layout.left if end == "left" else layout.right
             ctx.violation(
                 "illegal",
                 f"{tile} does not match the {end} end (it shows {shows}); placed on the {places[0]} end, where it fits",
+                ids(PLACE, self.name),
+                (str(tile),),
             )
             return places[0]
         return end
@@ -463,7 +545,7 @@ class LineVariant(Variant):
         player = ev.player
         self.check_turn(match, hand, player, ctx)
         if tile in hand.layout.on_board:
-            ctx.violation("illegal", f"{tile} is already on the table; not placed")
+            ctx.violation("illegal", f"{tile} is already on the table; not placed", SAME_TILE, (str(tile),), (player,))
             hand.turn = match.next_player(player)
             return None
         end = self.resolve_end(hand, tile, ev, ctx)

@@ -17,6 +17,7 @@ from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import Tile
 from dominolog.variants.base import Ctx, LineVariant, VariantError, can_play_line
 from dominolog.variants.judges import judge_fit, judge_not
+from dominolog.variants.rulings import TURN, ids
 
 FLOOR = 2  # B3: the boneyard never goes below 2 tiles
 DOMINO_BONUS = 5  # B6
@@ -76,7 +77,12 @@ class Brettspielnetz(LineVariant):
 
     def finish_deal(self, match: MatchState, hand: HandState, deal: Deal, ctx: Ctx) -> None:
         if hand.start_tile is not None and hand.start_tile.is_double:  # B1
-            ctx.violation("bad-deal", f"the start tile {hand.start_tile} is a double; it never may be")
+            ctx.violation(
+                "bad-deal",
+                f"the start tile {hand.start_tile} is a double; it never may be",
+                ("B1",),
+                (str(hand.start_tile),),
+            )
 
     # -- turns -------------------------------------------------------------
     def draw_allowed(self, hand: HandState) -> bool:
@@ -101,7 +107,9 @@ class Brettspielnetz(LineVariant):
 
     def on_play(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> None:
         if ev.tiles is not None:
-            ctx.violation("illegal", "pair plays belong to double-draw; not placed")
+            ctx.violation(
+                "illegal", "pair plays belong to double-draw; not placed", ids(TURN, self.name), (), (ev.player,)
+            )
             return
         placement = self.place(match, hand, ev, ctx)  # B3, C2
         hand.turn_draws = 0
@@ -115,14 +123,28 @@ class Brettspielnetz(LineVariant):
         self.check_turn(match, hand, player, ctx)
         limit = self.options["draw_limit"]
         if hand.boneyard.count == 0:
-            ctx.violation("illegal", f"{player} draws from an empty boneyard; ignored")
+            ctx.violation(
+                "illegal", f"{player} draws from an empty boneyard; ignored", ids(TURN, self.name), (), (player,)
+            )
             return
         if hand.boneyard.count <= FLOOR:
-            ctx.violation("illegal", f"{player} draws with {hand.boneyard.count} tiles left; none may be drawn at 2")
+            ctx.violation(
+                "illegal",
+                f"{player} draws with {hand.boneyard.count} tiles left; none may be drawn at 2",
+                ("B3",),
+                (),
+                (player,),
+            )
         elif player == hand.turn and limit is not None and hand.turn_draws >= limit:
-            ctx.violation("illegal", f"{player} draws a {hand.turn_draws + 1}th tile this turn; the limit is {limit}")
+            ctx.violation(
+                "illegal",
+                f"{player} draws a {hand.turn_draws + 1}th tile this turn; the limit is {limit}",
+                ("B3",),
+                (),
+                (player,),
+            )
         ends = hand.layout.open_values()
-        self.check_hand(hand, player, ctx, "renege", judge_fit(ends), f"{player} draws while holding a legal play")
+        self.check_hand(hand, player, ctx, "renege", judge_fit(ends), f"{player} draws", "holding a legal play")
         if self.draw_tile(hand, player, ev.tile, ctx):
             hand.consecutive_passes = 0
             if player == hand.turn:
@@ -136,7 +158,7 @@ class Brettspielnetz(LineVariant):
             hand.confirm_passes += 1
             return
         judge = judge_fit(hand.layout.open_values())
-        verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes while holding a legal play")
+        verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes", "holding a legal play")
         if verdict is not True and player == hand.turn and self.draw_allowed(hand):
             # B4: a player who cannot play must draw while a draw is allowed (one who can play
             # must play: that pass is the renege). Hidden tiles leave it to the reveals.

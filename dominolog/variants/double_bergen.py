@@ -17,6 +17,7 @@ from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants.base import Ctx, VariantError
 from dominolog.variants.judges import judge_holds, judge_not
+from dominolog.variants.rulings import TURN, ids
 from dominolog.variants.spinner import GridVariant
 
 DOUBLES = frozenset(t for t in DOUBLE_SIX if t.is_double)
@@ -63,6 +64,8 @@ class DoubleBergen(GridVariant):
         "renege": ("D5",),
         "must_draw": ("D5",),
         "place": ("D4",),
+        "room": ("D4",),
+        "first": ("D3",),
         "score": ("C5", "D6", "D7"),
         "winner": ("D7",),
         "match": ("D8",),
@@ -107,7 +110,7 @@ class DoubleBergen(GridVariant):
         return spinner or None
 
     def wrong_side(self, hand: HandState, side: Side, ctx: Ctx) -> None:
-        ctx.violation("illegal", f"{side.name} is played on before all four sides of the spinner (D4)")
+        ctx.violation("illegal", f"{side.name} is played on before all four sides of the spinner (D4)", ("D4",))
 
     def has_play(self, hand: HandState) -> Any:
         if hand.layout.empty:
@@ -128,13 +131,17 @@ class DoubleBergen(GridVariant):
 
     def on_play(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> None:
         if ev.tiles is not None:
-            ctx.violation("illegal", "pair plays belong to double-draw; not placed")
+            ctx.violation(
+                "illegal", "pair plays belong to double-draw; not placed", ids(TURN, self.name), (), (ev.player,)
+            )
             return
         player = ev.player
         self._take_turn(match, hand, player)
         drawn = hand.extra["drawn_double"]
         if drawn is not None and ev.tile is not None and Tile.parse(ev.tile) is not drawn:
-            ctx.violation("illegal", f"{player} must set the double just drawn ({drawn})")
+            ctx.violation(
+                "illegal", f"{player} must set the double just drawn ({drawn})", ("D3",), (str(drawn),), (player,)
+            )
         hand.extra["drawn_double"] = None
         placed = self.place(match, hand, ev, ctx)
         hand.turn = match.next_player(player)
@@ -156,16 +163,28 @@ class DoubleBergen(GridVariant):
         self.check_turn(match, hand, player, ctx)
         if self.drawable(hand) == 0:
             reserve = f" (the last {self.options['reserve']} are never drawn)" if self.options["reserve"] else ""
-            ctx.violation("illegal", f"{player} draws with no drawable tile left{reserve}; ignored")
+            ctx.violation(
+                "illegal", f"{player} draws with no drawable tile left{reserve}; ignored", ("D1", "D5"), (), (player,)
+            )
             return
         if hand.layout.empty and not self._opening_draws(hand):
-            ctx.violation("illegal", f"{player} draws before every player has passed for want of a double (D3)")
-        elif hand.extra["drawn_double"] is not None:
-            ctx.violation("renege", f"{player} draws instead of setting {hand.extra['drawn_double']} (D3)")
-        else:
-            self.check_hand(
-                hand, player, ctx, "renege", self.has_play(hand), f"{player} draws while holding a legal play"
+            ctx.violation(
+                "illegal",
+                f"{player} draws before every player has passed for want of a double (D3)",
+                ("D3",),
+                (),
+                (player,),
             )
+        elif hand.extra["drawn_double"] is not None:
+            ctx.violation(
+                "renege",
+                f"{player} draws instead of setting {hand.extra['drawn_double']} (D3)",
+                ("C3", "D3"),
+                (),
+                (player,),
+            )
+        else:
+            self.check_hand(hand, player, ctx, "renege", self.has_play(hand), f"{player} draws", "holding a legal play")
         if not self.draw_tile(hand, player, ev.tile, ctx):
             return
         hand.consecutive_passes = 0
@@ -184,12 +203,12 @@ class DoubleBergen(GridVariant):
         self._take_turn(match, hand, player)
         self.check_turn(match, hand, player, ctx)
         judge = self.has_play(hand)
-        verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes while holding a legal play")
+        verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes", "holding a legal play")
         opening = hand.layout.empty
         if verdict is not True and self.drawable(hand) and (not opening or self._opening_draws(hand)):
             message = f"{player} passes with tiles left to draw: must draw (D5)"
             if verdict is False:
-                ctx.violation("illegal", message)
+                ctx.violation("illegal", message, ("D5",), (), (player,))
             else:  # hidden: a renege or illegal, never both; the reveals decide
                 self.check_hand(hand, player, ctx, "illegal", judge_not(judge), message)
         hand.extra["drawn_double"] = None  # the pass ends the turn (D3: a drawn double not set is a renege)

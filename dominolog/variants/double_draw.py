@@ -17,6 +17,7 @@ from dominolog.state import HandResult, HandState, MatchState, Placement, Winner
 from dominolog.tiles import Tile, suit
 from dominolog.variants.base import Ctx, LineVariant, VariantError
 from dominolog.variants.judges import judge_fit, judge_not, judge_pair
+from dominolog.variants.rulings import TURN, ids
 
 
 class DoubleDraw(LineVariant):
@@ -88,7 +89,11 @@ class DoubleDraw(LineVariant):
         previous = match.results[-1].leader if match.results else None
         if previous is not None and deal.dealer is not None and deal.dealer != previous:
             ctx.violation(
-                "bad-deal", f"{deal.dealer} deals hand {hand.number}, but {previous} (the last leader) should"
+                "bad-deal",
+                f"{deal.dealer} deals hand {hand.number}, but {previous} (the last leader) should",
+                ("E2",),
+                (),
+                (deal.dealer, previous),
             )
         dealer = deal.dealer or previous
         # Hand 1 only: from hand 2 on, start_hand checks the leader against expected_leader.
@@ -96,6 +101,9 @@ class DoubleDraw(LineVariant):
             ctx.violation(
                 "bad-deal",
                 f"{deal.leader} acts first, but the player after the dealer {dealer} is {match.next_player(dealer)}",
+                ("E2",),
+                (),
+                (deal.leader, dealer),
             )
         hand.dealer = dealer or self.players[self.players.index(deal.leader) - 1]
 
@@ -124,7 +132,9 @@ class DoubleDraw(LineVariant):
         player = ev.player
         if hand.boneyard.count or hand.holdings[player].count != 1:
             why = "the boneyard is not empty" if hand.boneyard.count else f"{player} holds more than one tile"
-            ctx.violation("illegal", f"{player} plays a single tile, but {why}: a turn is a pair play")
+            ctx.violation(
+                "illegal", f"{player} plays a single tile, but {why}: a turn is a pair play", ("E3",), (), (player,)
+            )
         placement = self.place(match, hand, ev, ctx)
         if placement is not None and hand.holdings[player].count == 0:  # E5
             hand.over, hand.over_seq = "domino", ctx.seq
@@ -149,12 +159,17 @@ class DoubleDraw(LineVariant):
                     "illegal",
                     f"the pair is written the wrong way round: {a} fits the right end ({right}) and {b} the left "
                     f"({left}); placed so",
+                    ("C2", "E3"),
+                    (str(a), str(b)),
+                    (player,),
                 )
                 a, b = b, a
             else:
                 problem = f"{a} + {b} do not fit left {left} and right {right}"
         if problem is not None:
-            ctx.violation("illegal", f"{player}'s pair play is not possible: {problem}; not placed")
+            ctx.violation(
+                "illegal", f"{player}'s pair play is not possible: {problem}; not placed", ("C2", "E3"), (), (player,)
+            )
             self._turn_over(match, hand, player)
             return
         assert left is not None and right is not None
@@ -175,13 +190,15 @@ class DoubleDraw(LineVariant):
         player = ev.player
         self.check_turn(match, hand, player, ctx)
         if hand.boneyard.count == 0:
-            ctx.violation("illegal", f"{player} draws from an empty boneyard; ignored")
+            ctx.violation(
+                "illegal", f"{player} draws from an empty boneyard; ignored", ids(TURN, self.name), (), (player,)
+            )
             return
         line = hand.line
         left, right = line.left, line.right
         if left is not None and right is not None:
             self.check_hand(
-                hand, player, ctx, "renege", judge_pair(left, right), f"{player} draws while a pair play exists"
+                hand, player, ctx, "renege", judge_pair(left, right), f"{player} draws", "a pair play exists"
             )
         if self.draw_tile(hand, player, ev.tile, ctx):
             hand.consecutive_passes = 0
@@ -191,11 +208,11 @@ class DoubleDraw(LineVariant):
         player = ev.player
         self.check_turn(match, hand, player, ctx)
         judge = self._has_play_judge(hand, player)
-        verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes while holding a legal play")
+        verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes", "holding a legal play")
         if hand.boneyard.count and verdict is not True:
             # E3 (b): a draw is allowed only without a pair play; hidden tiles leave that to the reveals
-            message = f"{player} passes with {hand.boneyard.count} tiles in the boneyard while a draw is allowed"
-            self.check_hand(hand, player, ctx, "illegal", judge_not(judge), message)
+            action = f"{player} passes with {hand.boneyard.count} tiles in the boneyard"
+            self.check_hand(hand, player, ctx, "illegal", judge_not(judge), action, "a draw is allowed")
         hand.actions.append((ctx.seq, player, "pass"))
         hand.consecutive_passes += 1
         self._turn_over(match, hand, player)
@@ -217,7 +234,13 @@ class DoubleDraw(LineVariant):
             shows = ", ".join(
                 f"{end} {v}: {len(suit(v) & board)} of 7 on the line" for end, v in hand.layout.ends().items()
             )
-            ctx.violation("illegal", f"{ev.player} calls a blocked game, but no end is dead ({shows}); play goes on")
+            ctx.violation(
+                "illegal",
+                f"{ev.player} calls a blocked game, but no end is dead ({shows}); play goes on",
+                ("E4",),
+                (),
+                (ev.player,),
+            )
             return
         hand.over, hand.over_seq = "call", ctx.seq
 

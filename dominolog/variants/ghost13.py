@@ -14,6 +14,7 @@ from dominolog.state import HandResult, HandState, MatchState, PendingCheck, Pla
 from dominolog.tiles import Tile, suit
 from dominolog.variants.base import Ctx, LineVariant, VariantError, can_play_line
 from dominolog.variants.judges import judge_fit
+from dominolog.variants.rulings import TURN, ids, renege
 
 ZERO_ZERO = Tile(0, 0)
 ZERO_SUIT = tuple(Tile(0, v) for v in range(1, 7))
@@ -58,7 +59,7 @@ class Ghost13(LineVariant):
     # -- play --------------------------------------------------------------
     def on_play(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> None:
         if ev.tiles is not None:
-            ctx.violation("illegal", "pair plays belong to double-draw")
+            ctx.violation("illegal", "pair plays belong to double-draw", ids(TURN, self.name), (), (ev.player,))
             return
         placement = self.place(match, hand, ev, ctx)  # G3, C2
         if placement is not None:
@@ -97,8 +98,12 @@ class Ghost13(LineVariant):
             return
         can = can_play_line(hand, player)
         if can is True:  # C3, G4
-            options = ", ".join(f"{t} {e}".strip() for t, e in self.legal_placements(hand, player)[:4])
-            ctx.violation("renege", f"{player} passes while holding a legal play ({options})")
+            legal = self.legal_placements(hand, player)[:4]
+            options = ", ".join(f"{t} {e}".strip() for t, e in legal)
+            tiles = tuple(sorted({str(t) for t, _ in legal}))
+            ctx.violation(
+                "renege", f"{player} passes while holding a legal play ({options})", renege(self.name), tiles, (player,)
+            )
         elif can is None:  # judged again, in every world the hand's facts allow, as the facts come in
             h = hand.holdings[player]
             check = PendingCheck(
@@ -109,9 +114,15 @@ class Ghost13(LineVariant):
                 hand.possible(player),
                 judge_fit(hand.layout.open_values()),
                 f"{player} passes while holding a legal play",
+                f"{player} passes",
+                renege(self.name),
             )
             ctx.unverified(
-                "renege", f"{player} passes; {player}'s hand is hidden, so the pass cannot be checked yet", check
+                "renege",
+                f"{player} passes; {player}'s hand is hidden, so the pass cannot be checked yet",
+                check,
+                renege(self.name),
+                (player,),
             )
         hand.actions.append((ctx.seq, player, "pass"))
         hand.consecutive_passes += 1

@@ -24,20 +24,25 @@ def names(tiles: Iterable[Tile], limit: int = 4) -> str:
     return text + (", ..." if len(ts) > limit else "")
 
 
+def named(tiles: Iterable[Tile], limit: int = 4) -> tuple[Tile, ...]:
+    """The tiles :func:`names` writes out (the first ``limit``, in order)."""
+    return tuple(sorted(tiles)[:limit])
+
+
 def _judge_holding(select: Callable[[frozenset[Tile]], set[Tile]], verb: str, verbs: str, none: str) -> Judge:
     """The hand holds one of the tiles ``select`` picks out of those it may hold."""
 
-    def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+    def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str, tuple[Tile, ...]]:
         fitting = select(upper)
         held = fitting & sure
         if held:
-            return True, f"{names(held)} {verbs if len(held) == 1 else verb}"
+            return True, f"{names(held)} {verbs if len(held) == 1 else verb}", named(held)
         room = n - len(sure)
         if not fitting or room <= 0:
-            return False, none
+            return False, none, ()
         if len(upper - sure - fitting) < room:
-            return True, f"the hand must hold one of {names(fitting)}, which {verb}"
-        return None, ""
+            return True, f"the hand must hold one of {names(fitting)}, which {verb}", named(fitting)
+        return None, "", ()
 
     return judge
 
@@ -50,7 +55,9 @@ class HoldingRule:
 
     __slots__ = ()
 
-    def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+    def __call__(
+        self, sure: frozenset[Tile], upper: frozenset[Tile], n: int
+    ) -> tuple[bool | None, str, tuple[Tile, ...]]:
         """The rule as a bounds judge (:data:`~dominolog.state.Judge`)."""
         raise NotImplementedError
 
@@ -87,7 +94,9 @@ class HoldsOne(HoldingRule):
         self.verb = verb
         self._judge = _judge_holding(lambda upper: set(upper & tiles), verb, verbs, none)
 
-    def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+    def __call__(
+        self, sure: frozenset[Tile], upper: frozenset[Tile], n: int
+    ) -> tuple[bool | None, str, tuple[Tile, ...]]:
         return self._judge(sure, upper, n)
 
     def broken_somewhere(self, hand: HandQuestion) -> bool:
@@ -137,7 +146,9 @@ class HoldsPair(HoldingRule):
         self.right = frozenset(t for t in DOUBLE_SIX if t.has(right))
         self._judge = _pair_bounds(left, right)
 
-    def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+    def __call__(
+        self, sure: frozenset[Tile], upper: frozenset[Tile], n: int
+    ) -> tuple[bool | None, str, tuple[Tile, ...]]:
         return self._judge(sure, upper, n)
 
     def _some_pair(self, hand: HandQuestion) -> bool:
@@ -191,13 +202,13 @@ def judge_pair(left: int, right: int) -> Judge:
 def _pair_bounds(left: int, right: int) -> Judge:
     ml, mr = 1 << left, 1 << right
 
-    def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
+    def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str, tuple[Tile, ...]]:
         fl = {t for t in upper if t.mask & ml}
         fr = {t for t in upper if t.mask & mr}
         sl, sr = fl & sure, fr & sure
         if _distinct_pair(sl, sr):
             x, y = _a_pair(sl, sr)
-            return True, f"{x} on the left and {y} on the right"
+            return True, f"{x} on the left and {y} on the right", (x, y)
         room = n - len(sure)
         # Can the hand hold a pair at all? The fewest tiles to add for one:
         if _distinct_pair(sl, fr - sure) or _distinct_pair(fl - sure, sr):
@@ -207,7 +218,7 @@ def _pair_bounds(left: int, right: int) -> Judge:
         else:
             need = n + 3  # no pair at all: more than any room
         if need > room:
-            return False, "no pair play"
+            return False, "no pair play", ()
         # Can it avoid one? Either no tile for one end, or one tile that is the only fit for both.
         free = upper - sure
         avoid = False
@@ -221,8 +232,8 @@ def _pair_bounds(left: int, right: int) -> Judge:
                 if (z in sure and len(others) >= room) or (z not in sure and len(others) >= room - 1 >= 0):
                     avoid = True
         if not avoid:
-            return True, f"the hand must hold a pair play among {names(fl | fr, 6)}"
-        return None, ""
+            return True, f"the hand must hold a pair play among {names(fl | fr, 6)}", named(fl | fr, 6)
+        return None, "", ()
 
     return judge
 
@@ -238,9 +249,11 @@ class Opposite:
     def __init__(self, judge: Judge) -> None:
         self.judge = judge
 
-    def __call__(self, sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
-        verdict, detail = self.judge(sure, upper, n)
-        return (None if verdict is None else not verdict), detail
+    def __call__(
+        self, sure: frozenset[Tile], upper: frozenset[Tile], n: int
+    ) -> tuple[bool | None, str, tuple[Tile, ...]]:
+        verdict, detail, tiles = self.judge(sure, upper, n)
+        return (None if verdict is None else not verdict), detail, tiles
 
     def decide(self, hand: HandQuestion) -> Decision:
         verdict, tiles = self.judge.decide(hand)  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from dominolog.state import HandState, MatchState, Placement
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants.base import Ctx, Variant
 from dominolog.variants.judges import judge_holds
+from dominolog.variants.rulings import FIRST, PLACE, ROOM, SAME_TILE, ids
 
 #: the tiles that show each number
 SHOWING = tuple(tuple(t for t in DOUBLE_SIX if t.has(v)) for v in range(7))
@@ -79,7 +80,7 @@ class GridVariant(Variant):
     def can_play(self, hand: HandState, player: str) -> bool | None:
         """True, False, or None when hidden tiles keep it open."""
         h = hand.holdings[player]
-        verdict, _ = self.has_play(hand)(frozenset(h.known), hand.possible(player), h.count)
+        verdict, _, _ = self.has_play(hand)(frozenset(h.known), hand.possible(player), h.count)
         return verdict
 
     # -- placing -------------------------------------------------------------
@@ -88,12 +89,18 @@ class GridVariant(Variant):
         layout = hand.grid
         if layout.empty:
             if not self.first_tile_ok(tile):
-                ctx.violation("illegal", f"{tile} cannot be the first tile of the hand; not placed")
+                ctx.violation(
+                    "illegal",
+                    f"{tile} cannot be the first tile of the hand; not placed",
+                    ids(FIRST, self.name),
+                    (str(tile),),
+                )
                 return None
             return ""
         allowed = self.allowed_sides(hand)
         end = ev.end
         problem = None
+        rules = ids(PLACE, self.name)
         if end is not None:
             side = layout.side(end)
             if side is None:
@@ -103,7 +110,12 @@ class GridVariant(Variant):
             else:
                 hit = layout.collides(layout.shape(tile, side)[0])
                 if hit is not None:
-                    ctx.violation("illegal", f"{tile} on {side.name} would overlap {hit}; not placed")
+                    ctx.violation(
+                        "illegal",
+                        f"{tile} on {side.name} would overlap {hit}; not placed",
+                        ids(ROOM, self.name),
+                        (str(tile),),
+                    )
                     return None
                 if allowed is not None and side not in allowed:
                     self.wrong_side(hand, side, ctx)
@@ -111,19 +123,25 @@ class GridVariant(Variant):
         places = layout.placements(tile, allowed)
         if not places:
             if problem is None:
-                why = "fits no open end" if not any(tile.has(v) for v in layout.open_values()) else "has no room"
-                problem = f"{tile} {why}"
-            ctx.violation("illegal", f"{problem}; not placed")
+                fits = any(tile.has(v) for v in layout.open_values())
+                problem = f"{tile} {'has no room' if fits else 'fits no open end'}"
+                rules = ids(ROOM, self.name) if fits else rules
+            ctx.violation("illegal", f"{problem}; not placed", rules, (str(tile),))
             return None
         if problem is not None:
-            ctx.violation("illegal", f"{problem}; placed on {places[0]}, where it fits")
+            ctx.violation("illegal", f"{problem}; placed on {places[0]}, where it fits", rules, (str(tile),))
         elif len(places) > 1:
-            ctx.violation("ambiguous", f"{tile} fits {', '.join(places)} and no end is given; taken as {places[0]}")
+            ctx.violation(
+                "ambiguous",
+                f"{tile} fits {', '.join(places)} and no end is given; taken as {places[0]}",
+                rules,
+                (str(tile),),
+            )
         return layout.side(places[0])
 
     def wrong_side(self, hand: HandState, side: Side, ctx: Ctx) -> None:
         """A placement on an end the rules do not allow yet (the table's action stands)."""
-        ctx.violation("illegal", f"{side.name} may not be played on yet")
+        ctx.violation("illegal", f"{side.name} may not be played on yet", ids(PLACE, self.name))
 
     def place(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> Placed | None:
         """Apply one play: ownership, the end, the layout. The turn is the caller's."""
@@ -132,7 +150,7 @@ class GridVariant(Variant):
         player = ev.player
         self.check_turn(match, hand, player, ctx)
         if tile in hand.layout.on_board:
-            ctx.violation("illegal", f"{tile} is already on the table; not placed")
+            ctx.violation("illegal", f"{tile} is already on the table; not placed", SAME_TILE, (str(tile),), (player,))
             return None
         side = self.resolve_side(hand, tile, ev, ctx)
         if side is None:

@@ -18,6 +18,7 @@ from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import Tile
 from dominolog.variants.base import Ctx, VariantError
 from dominolog.variants.judges import judge_not
+from dominolog.variants.rulings import TURN, ids
 from dominolog.variants.spinner import GridVariant
 
 HAND = 5  # T1, T9: a hand holds 5 tiles after each turn while the boneyard lasts
@@ -43,6 +44,7 @@ class ThirtyNine(GridVariant):
         "renege": ("T9",),
         "must_draw": ("T9",),
         "place": ("T4",),
+        "room": ("T5",),
         "score": ("T8", "T11", "T12"),
         "winner": ("T12",),
         "match": ("T1",),
@@ -72,7 +74,13 @@ class ThirtyNine(GridVariant):
         if isinstance(last.winner, str):
             loser = next(p for p in self.players if p != last.winner)
             if deal.chooser != loser:
-                ctx.violation("bad-deal", f"{deal.chooser} chose the leader, but {loser} lost hand {last.number}")
+                ctx.violation(
+                    "bad-deal",
+                    f"{deal.chooser} chose the leader, but {loser} lost hand {last.number}",
+                    ("T2",),
+                    (),
+                    (deal.chooser, loser),
+                )
 
     # -- the turn --------------------------------------------------------------
     def _end_turn(self, match: MatchState, hand: HandState, player: str) -> None:
@@ -87,11 +95,15 @@ class ThirtyNine(GridVariant):
     def on_play(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> None:
         hand.extra["declare"] = None
         if ev.tiles is not None:
-            ctx.violation("illegal", "pair plays belong to double-draw; not placed")
+            ctx.violation(
+                "illegal", "pair plays belong to double-draw; not placed", ids(TURN, self.name), (), (ev.player,)
+            )
             return
         player = ev.player
         if hand.extra["refill"] and player == hand.turn:
-            ctx.violation("illegal", f"{player} plays again instead of drawing back up to {HAND}")
+            ctx.violation(
+                "illegal", f"{player} plays again instead of drawing back up to {HAND}", ("T9",), (), (player,)
+            )
         first = hand.layout.empty
         placed = self.place(match, hand, ev, ctx)
         if placed is None:
@@ -141,7 +153,9 @@ class ThirtyNine(GridVariant):
 
     def on_declare(self, match: MatchState, hand: HandState, ev: Declare, ctx: Ctx) -> None:  # T7
         if hand.extra.get("declare") != ev.player:
-            ctx.violation("illegal", f"{ev.player} declares {ev.suit} without a match just made")
+            ctx.violation(
+                "illegal", f"{ev.player} declares {ev.suit} without a match just made", ("T7",), (), (ev.player,)
+            )
             return
         hand.extra["declare"] = None
         hand.extra["preferred"] = ev.suit
@@ -153,18 +167,24 @@ class ThirtyNine(GridVariant):
         player = ev.player
         self.check_turn(match, hand, player, ctx)
         if hand.boneyard.count == 0:
-            ctx.violation("illegal", f"{player} draws from an empty boneyard; ignored")
+            ctx.violation(
+                "illegal", f"{player} draws from an empty boneyard; ignored", ids(TURN, self.name), (), (player,)
+            )
             return
         refill = hand.extra["refill"] and player == hand.turn
         if refill:
             if hand.holdings[player].count >= HAND:
-                ctx.violation("illegal", f"{player} draws with {HAND} tiles in hand")
+                ctx.violation("illegal", f"{player} draws with {HAND} tiles in hand", ("T9",), (), (player,))
         elif not hand.layout.empty:
-            self.check_hand(
-                hand, player, ctx, "renege", self.has_play(hand), f"{player} draws while holding a legal play"
-            )
+            self.check_hand(hand, player, ctx, "renege", self.has_play(hand), f"{player} draws", "holding a legal play")
         else:
-            ctx.violation("illegal", f"{player} draws before the set is laid: any tile may be the set")
+            ctx.violation(
+                "illegal",
+                f"{player} draws before the set is laid: any tile may be the set",
+                ("T3", "T9"),
+                (),
+                (player,),
+            )
         if not self.draw_tile(hand, player, ev.tile, ctx):
             return
         hand.consecutive_passes = 0
@@ -178,10 +198,10 @@ class ThirtyNine(GridVariant):
         self.check_turn(match, hand, player, ctx)
         if hand.extra["refill"] and player == hand.turn:
             # the player has played this turn: what is owed is the draw back up to 5, not a play
-            ctx.violation("illegal", f"{player} passes instead of drawing back up to {HAND}")
+            ctx.violation("illegal", f"{player} passes instead of drawing back up to {HAND}", ("T9",), (), (player,))
         else:
             judge = self.has_play(hand)
-            verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes while holding a legal play")
+            verdict = self.check_hand(hand, player, ctx, "renege", judge, f"{player} passes", "holding a legal play")
             n = hand.boneyard.count
             if n and verdict is not True:
                 # a renege or a pass that should have been a draw, never both (hidden: the reveals decide)
