@@ -67,6 +67,22 @@ def error(after: list[float], before: list[float]) -> float:
     return math.sqrt(_spread(after) / len(after) + _spread(before) / len(before))
 
 
+def part(seq: int, kind: str, player: str, tile: str | None, after: list[float], before: list[float]) -> LuckPart:
+    """One luck figure from the values after and the values it is weighed against (rounded to 2 decimals,
+    as the review keeps them, so a kept review gives the same totals)."""
+    return LuckPart(
+        seq,
+        kind,
+        player,
+        tile,
+        round(statistics.fmean(after), 2),
+        round(statistics.fmean(before), 2),
+        round(error(after, before), 2),
+        len(after),
+        len(before),
+    )
+
+
 def other_deals(variant: Variant, h: SampledHand, samples: int, seed: int) -> list[World]:
     """``samples`` uniformly random deals of the hand's seat, leader, dealer and chooser, by the
     variant's own dealing, as full-information worlds."""
@@ -110,19 +126,7 @@ def _deal_parts(
             continue
         rng = Random(f"dominolog-luck:{seed}:{h.number}:{seq}:deal:{p}")
         after = [value(known.world(rng, h.players), variant, p, None, seq) for _ in range(samples)]
-        out.append(
-            LuckPart(
-                seq,
-                "deal",
-                p,
-                None,
-                statistics.fmean(after),
-                statistics.fmean(before),
-                error(after, before),
-                samples,
-                samples,
-            )
-        )
+        out.append(part(seq, "deal", p, None, after, before))
     return out
 
 
@@ -152,17 +156,7 @@ def _draw_part(
             break
     if not after:
         raise Skip(f"seq {move.seq}: no deal drawn from what {p} knew had {tile} in the boneyard")
-    return LuckPart(
-        move.seq,
-        "draw",
-        p,
-        str(tile),
-        statistics.fmean(after),
-        statistics.fmean(before),
-        error(after, before),
-        len(after),
-        len(before),
-    )
+    return part(move.seq, "draw", p, str(tile), after, before)
 
 
 def hand_luck(variant: Variant, h: SampledHand, samples: int, seed: int) -> SampledLuck:
@@ -191,5 +185,5 @@ def hand_luck(variant: Variant, h: SampledHand, samples: int, seed: int) -> Samp
             0, f"the log does not show the tiles drawn at seq {', '.join(unseen)}: no luck figure for them"
         )
     if h.points is not None:
-        out.result = {p: value_for(variant, p, {}, h.points) for p in h.players}
+        out.result = {p: round(value_for(variant, p, {}, h.points), 2) for p in h.players}
     return out
