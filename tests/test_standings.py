@@ -488,9 +488,17 @@ def _lost(reviews: dict[str, dict[str, Any]], ids: list[str]) -> dict[str, dict[
                     "kept": 0.0,
                     "unforced": 0,
                     "ulost": 0,
+                    "lucky": 0,
+                    "luck": 0.0,
+                    "adjusted": 0.0,
                 },
             )
             out[p]["matches"] += 1
+            luck = review.get("luck_and_skill", {})
+            if p in luck.get("luck", {}):  # luck and the luck-adjusted result (issue 38)
+                out[p]["lucky"] += 1
+                out[p]["luck"] += luck["luck"][p]
+                out[p]["adjusted"] += luck["adjusted"][p]
         for h in review["hands"]:
             for d in h["decisions"]:
                 x = out[d["player"]]
@@ -510,6 +518,8 @@ def _lost(reviews: dict[str, dict[str, Any]], ids: list[str]) -> dict[str, dict[
 def _text_cells(x: dict[str, Any] | None) -> list[str]:
     u = x["unforced"] if x else 0
     rating = [str(u), f"{100 * x['ulost'] / u:.1f}" if x and u else "-"]  # the play rating (issue 38)
+    lucky = bool(x and x["lucky"])
+    rating += [f"{x['luck']:+.1f}" if x and lucky else "-", f"{x['adjusted']:+.1f}" if x and lucky else "-"]
     if x is None or not x["choices"]:
         return [str(x["matches"] if x else 0), "0", "-", "-", "-", *rating]
     n = x["choices"]
