@@ -149,3 +149,23 @@ def test_the_text_and_html_reviews_say_the_luck_with_its_margin() -> None:
     assert any(line.startswith("Luck (sampled, ± a 95% margin)") for line in lines)
     assert "± a 95% margin" in render_text(review)
     assert "± a 95% margin" in render_html(review)
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "not a luck",
+        {"parts": "x", "result": None, "notes": []},
+        {"parts": [{"seq": "two"}], "result": None, "notes": []},
+        {"parts": [], "result": [1, 2, 3], "notes": []},
+        {"parts": [], "result": None, "notes": 5},
+    ],
+)
+def test_a_kept_review_with_a_damaged_luck_is_refused_as_not_a_review(broken: Any) -> None:
+    """A review damaged behind the store's back is refused with the errors kept_or_made takes as 'made
+    again' (KeyError, TypeError, ValueError), never another exception."""
+    review = review_match(_log(simulate_match("double-draw", 2, 0, None, None)), hand=1, samples=2)
+    doc = review_document(review)
+    doc["hands"][0]["luck"] = broken
+    with pytest.raises((KeyError, TypeError, ValueError, IndexError)):
+        review_from_dict(doc)
