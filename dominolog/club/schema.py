@@ -63,6 +63,11 @@ LOSS = _obj(
                     "that could have been drawn.",
                 },
                 "adjusted": {"type": "number", "description": "The points (theirs minus the others') less the luck."},
+                "margin": {
+                    **NUMBER_OR_NULL,
+                    "description": "The 95% margin of the sampled part of the luck (the root of the matches' "
+                    "margins squared); null: none of it sampled.",
+                },
             },
             "Luck and the luck-adjusted result over the analysed hands (dominolog/analysis/luck.py, luck_hidden.py).",
         ),

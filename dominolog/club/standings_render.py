@@ -46,8 +46,8 @@ LOSS_LEGEND = (
     "(1 - loss / max(1, best - worst)); play rating: points lost per 100 non-forced decisions (more than one "
     "legal option), 0 is perfect play; luck: each deal's value less its mean over random deals (Ghost 13: exact, "
     "for the leader; the hidden games: sampled, for each player, and each draw's value for the drawer less its mean "
-    "over the tiles that could have been drawn), summed over the analysed hands, and luck-adjusted: the points less "
-    "the luck (dominolog/analysis/luck.py, luck_hidden.py)."
+    "over the tiles that could have been drawn; ± its 95% margin), summed over the analysed hands, and luck-adjusted: "
+    "the points less the luck (dominolog/analysis/luck.py, luck_hidden.py)."
 )
 
 #: the CSV's columns with --loss, after the others
@@ -101,6 +101,8 @@ def loss_cells(f: LossFigures | None) -> list[str]:
         return ["-"] * 9
     rate = fixed(f.match_rate, 1)
     lucky = f.lucky_matches > 0
+    margin = f.luck_margin
+    pm = "" if margin is None else f"±{margin:.1f}"  # sampled luck (the hidden games): its 95% margin
     return [
         str(f.matches),
         str(f.choices),
@@ -109,8 +111,8 @@ def loss_cells(f: LossFigures | None) -> list[str]:
         fixed(f.accuracy, 1),
         str(f.unforced),
         fixed(f.play_rating, 1),
-        f"{f.luck:+.1f}" if lucky else "-",
-        f"{f.adjusted:+.1f}" if lucky else "-",
+        f"{f.luck:+.1f}{pm}" if lucky else "-",
+        f"{f.adjusted:+.1f}{pm}" if lucky else "-",
     ]
 
 
