@@ -169,3 +169,22 @@ def test_a_kept_review_with_a_damaged_luck_is_refused_as_not_a_review(broken: An
     doc["hands"][0]["luck"] = broken
     with pytest.raises((KeyError, TypeError, ValueError, IndexError)):
         review_from_dict(doc)
+
+
+def test_a_deal_whose_tiles_do_not_add_up_has_no_luck_figure_and_says_why() -> None:
+    """Hostile input: a tile dealt to both players. The review goes on; the deal's luck is not
+    measured, the hand is not weighed, and the notes say why (never a traceback)."""
+    events = simulate_match("brettspielnetz", 4, 0, None, None)
+    deal = next(e for e in events if e["type"] == "deal")
+    ana, ben = list(deal["hands"])
+    deal["hands"][ana][0] = deal["hands"][ben][0]
+    for e in events:
+        e.pop("hash", None)
+    review = review_match(_log(events), hand=1, samples=2)
+    (h,) = review.hands
+    assert h.luck is not None
+    assert h.luck.notes[:2] == [
+        f"the deal's luck for {p}: seq 2: the tiles of the log do not add up" for p in (ana, ben)
+    ]
+    ls = luck_and_skill(review)
+    assert ls is not None and not ls.hands and ls.skipped[1].startswith("the deal's luck for")

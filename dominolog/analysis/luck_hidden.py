@@ -119,13 +119,13 @@ def _deal_parts(
     for p in h.players:
         before = [value(w, variant, p, None, seq) for w in others]
         move = Move(seq, p, "deal", "deal", seq, match, dealt)
+        rng = Random(f"dominolog-luck:{seed}:{h.number}:{seq}:deal:{p}")
         try:
             known = walk.knowledge(move)
+            after = [value(known.world(rng, h.players), variant, p, None, seq) for _ in range(samples)]
         except Skip as skip:
             notes.append(f"the deal's luck for {p}: {skip.why or 'not measured'}")
             continue
-        rng = Random(f"dominolog-luck:{seed}:{h.number}:{seq}:deal:{p}")
-        after = [value(known.world(rng, h.players), variant, p, None, seq) for _ in range(samples)]
         out.append(part(seq, "deal", p, None, after, before))
     return out
 
