@@ -257,6 +257,23 @@ def test_a_sampled_review_shows_its_spreads_and_deals() -> None:
     drive(app, body)
 
 
+def test_a_sampled_reviews_figures_give_the_luck_with_its_margin() -> None:
+    """The hidden games' luck is sampled (issue 38): the viewer's figures write each player's luck and
+    luck-adjusted result with its 95% margin, as the review's luck_and_skill gives them."""
+    from dominolog.tui.widgets.analysis import figures
+
+    log = _log(BRETT)
+    doc = review_document(review_match(log, hand=1, samples=4))
+    ls = doc["luck_and_skill"]
+    assert ls["method"] == "sampled" and ls["hands"] and set(ls["margin"]) == set(doc["players"])
+    lines = [t.plain for t in figures(parse_review(doc), 60)]
+    assert lines[0].split()[-2:] == ["luck", "adj."]
+    for line in lines[1:]:
+        name, *cells = line.split()
+        pm = f"±{ls['margin'][name]:.0f}"
+        assert cells[-2:] == [f"{ls['luck'][name]:+.0f}{pm}", f"{ls['adjusted'][name]:+.0f}{pm}"]
+
+
 # -- reading and checking a review ----------------------------------------------------------------------
 
 

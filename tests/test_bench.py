@@ -21,7 +21,7 @@ TINY = {
     "bench_knowledge.py": ["--matches", "1", "--check"],
     "bench_fairplay.py": ["--seasons", "1", "--matches", "2", "--variants", "brettspielnetz"],
     "bench_hidden.py": ["--matches", "2", "--every", "1", "--repeat", "1"],
-    "bench_luck.py": ["--deals", "2", "--check", "2"],
+    "bench_luck.py": ["--deals", "2", "--check", "2", "--hands", "1", "--samples", "2"],
     "bench_likelihood.py": ["--matches", "2", "--repeat", "1"],
     "bench_sampling.py": ["--samples", "2", "--decisions", "2"],
     "bench_verify.py": ["--matches", "5", "--repeat", "1"],

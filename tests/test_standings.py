@@ -488,9 +488,19 @@ def _lost(reviews: dict[str, dict[str, Any]], ids: list[str]) -> dict[str, dict[
                     "kept": 0.0,
                     "unforced": 0,
                     "ulost": 0,
+                    "lucky": 0,
+                    "luck": 0.0,
+                    "adjusted": 0.0,
+                    "squares": 0.0,
                 },
             )
             out[p]["matches"] += 1
+            luck = review.get("luck_and_skill", {})
+            if p in luck.get("luck", {}):  # luck and the luck-adjusted result (issue 38)
+                out[p]["lucky"] += 1
+                out[p]["luck"] += luck["luck"][p]
+                out[p]["adjusted"] += luck["adjusted"][p]
+                out[p]["squares"] += luck.get("margin", {}).get(p, 0.0) ** 2  # sampled: its 95% margin
         for h in review["hands"]:
             for d in h["decisions"]:
                 x = out[d["player"]]
@@ -510,6 +520,9 @@ def _lost(reviews: dict[str, dict[str, Any]], ids: list[str]) -> dict[str, dict[
 def _text_cells(x: dict[str, Any] | None) -> list[str]:
     u = x["unforced"] if x else 0
     rating = [str(u), f"{100 * x['ulost'] / u:.1f}" if x and u else "-"]  # the play rating (issue 38)
+    lucky = bool(x and x["lucky"])
+    pm = f"±{x['squares'] ** 0.5:.1f}" if x and x["squares"] else ""
+    rating += [f"{x['luck']:+.1f}{pm}" if x and lucky else "-", f"{x['adjusted']:+.1f}{pm}" if x and lucky else "-"]
     if x is None or not x["choices"]:
         return [str(x["matches"] if x else 0), "0", "-", "-", "-", *rating]
     n = x["choices"]
@@ -565,6 +578,7 @@ def test_loss_adds_each_players_points_lost_from_the_kept_analyses(
     assert list(table) == ["Eli", "Fay"]
     for name, cells in table.items():
         assert cells == _text_cells(_lost(reviews, ["spring-8"])[name]), name
+        assert "±" in cells[-2] and "±" in cells[-1]  # the hidden games' luck is sampled: with its 95% margin
     assert under == "analysed 1 of 1 counted match"
     assert done.stdout.endswith(
         "points lost: analysed 5 of 6 counted matches (2 in part only: some hands or decisions).\n"
@@ -632,6 +646,7 @@ def test_loss_in_csv_json_and_html(
             "adjusted": round(
                 sum(reviews[m]["luck_and_skill"]["adjusted"].get("Ana", 0) for m in ("spring-1", "spring-2")), 2
             ),
+            "margin": None,  # Ghost 13's luck is exact: no margin
         },
     }
     dd = next(v for v in doc["variants"] if v["variant"] == "double-draw")

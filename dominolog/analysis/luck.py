@@ -21,16 +21,21 @@ legal option; a forced move loses nothing and says nothing), and a *play rating*
 non-forced decisions (0 is perfect play; lower is better), with how many decisions they rest on,
 per match and, in ``standings --loss``, over a season.
 
-Not yet: the luck of the deals and draws of the hidden games (sampled from the analysis's sampler).
+**The hidden games** (Brettspielnetz, 39, Double Bergen, Double Draw): the luck of each deal and of
+each draw the log shows is sampled with the review (:mod:`dominolog.analysis.luck_hidden`), with a
+95% margin; a player's luck in a hand is that of the deal for them plus that of their own draws, and
+the luck-adjusted result is their result (the hand's points, as the review values them) less it.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from dominolog.analysis.ghost13 import Position, Solver
-from dominolog.analysis.results import Decision, HandReview, MatchReview
+from dominolog.analysis.luck_hidden import Z95
+from dominolog.analysis.results import Decision, HandReview, MatchReview, SampledLuck
 
 #: the expected value of a Ghost 13 deal for the leader (points, theirs minus the other's, both playing
 #: perfectly) over uniformly random deals, and its 95% margin: bench/bench_luck.py, 600 deals (sd 52.3;
@@ -48,25 +53,32 @@ def deal_value(pos: Position, solver: Solver | None = None) -> int:
 
 @dataclass
 class HandLuck:
-    """One hand's luck: the deal's exact value for the leader, each player's luck (value less the
-    mean), result (points, theirs minus the other's) and luck-adjusted result."""
+    """One hand's luck: the deal's exact value for the leader (Ghost 13; None: sampled), each player's
+    luck (value less the mean), result (points, theirs minus the others') and luck-adjusted result;
+    sampled: each luck's standard error, and the deal's and draws' parts."""
 
     number: int
     leader: str
-    value: int
+    value: int | None
     luck: dict[str, float]
     result: dict[str, float]
     adjusted: dict[str, float]
+    #: the standard error of each player's luck (sampled; empty: exact)
+    error: dict[str, float] = field(default_factory=dict)
+    sampled: SampledLuck | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "hand": self.number,
-            "leader": self.leader,
-            "deal_value": self.value,
+        out: dict[str, Any] = {"hand": self.number, "leader": self.leader}
+        if self.value is not None:
+            out["deal_value"] = self.value
+        out |= {
             "luck": {p: round(x, 2) for p, x in self.luck.items()},
             "result": {p: round(x, 2) for p, x in self.result.items()},
             "adjusted": {p: round(x, 2) for p, x in self.adjusted.items()},
         }
+        if self.sampled is not None:
+            out["margin"] = {p: round(Z95 * x, 2) for p, x in self.error.items()}
+        return out
 
 
 @dataclass
@@ -115,6 +127,8 @@ class LuckAndSkill:
     skill: list[Skill] = field(default_factory=list)
     #: hands not weighed for luck, and why
     skipped: dict[int, str] = field(default_factory=dict)
+    #: the luck was sampled (the hidden games)
+    sampled: bool = False
 
     def total(self, what: str) -> dict[str, float]:
         out: dict[str, float] = {}
@@ -123,9 +137,25 @@ class LuckAndSkill:
                 out[p] = out.get(p, 0.0) + x
         return out
 
+    def margin(self) -> dict[str, float]:
+        """The 95% margin of each player's total luck (sampled: the hands' errors are independent)."""
+        squares: dict[str, float] = {}
+        for h in self.hands:
+            for p, x in h.error.items():
+                squares[p] = squares.get(p, 0.0) + x * x
+        return {p: Z95 * math.sqrt(x) for p, x in squares.items()}
+
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "deal_mean": {"value": GHOST13_DEAL_MEAN, "margin": GHOST13_DEAL_MARGIN, "deals": GHOST13_DEAL_SAMPLES},
+        out: dict[str, Any] = {}
+        if self.sampled:
+            out["method"] = "sampled"
+        else:
+            out["deal_mean"] = {
+                "value": GHOST13_DEAL_MEAN,
+                "margin": GHOST13_DEAL_MARGIN,
+                "deals": GHOST13_DEAL_SAMPLES,
+            }
+        out |= {
             "hands": [h.as_dict() for h in self.hands],
             "skipped": [{"hand": n, "why": why} for n, why in sorted(self.skipped.items())],
             "luck": {p: round(x, 2) for p, x in self.total("luck").items()},
@@ -133,6 +163,9 @@ class LuckAndSkill:
             "adjusted": {p: round(x, 2) for p, x in self.total("adjusted").items()},
             "skill": [s.as_dict() for s in self.skill],
         }
+        if self.sampled:
+            out["margin"] = {p: round(x, 2) for p, x in self.margin().items()}
+        return out
 
 
 def luck_lines(review: MatchReview) -> list[str]:
@@ -151,16 +184,26 @@ def luck_lines(review: MatchReview) -> list[str]:
         out.append(f"{sk.name}: {words}, over {sk.unforced} non-forced of {sk.decisions} decisions")
     if found.hands:
         luck, result, adjusted = found.total("luck"), found.total("result"), found.total("adjusted")
+        margin = found.margin()
         for p in review.players:
             if p in luck:
+                pm = f" ± {margin[p]:.1f}" if p in margin else ""
                 out.append(
-                    f"{p}: luck {luck[p]:+.1f}, result {result[p]:+.0f}, luck-adjusted {adjusted[p]:+.1f} points "
-                    f"over {len(found.hands)} hand{'s' * (len(found.hands) != 1)}"
+                    f"{p}: luck {luck[p]:+.1f}{pm}, result {result[p]:+.1f}, luck-adjusted {adjusted[p]:+.1f}{pm} "
+                    f"points over {len(found.hands)} hand{'s' * (len(found.hands) != 1)}"
                 )
-        out.append(
-            f"Luck: each deal's exact value for the leader less its mean over random deals ({GHOST13_DEAL_MEAN:+.2f} "
-            f"± {GHOST13_DEAL_MARGIN:.2f}, {GHOST13_DEAL_SAMPLES} deals); luck-adjusted: the result less the luck."
-        )
+        if found.sampled:
+            out.append(
+                "Luck (sampled, ± a 95% margin): each deal's value for each player, as they could know it, less its "
+                "mean over random deals, and each draw's value for the drawer less its mean over the tiles that "
+                "could have been drawn; luck-adjusted: the result less the luck."
+            )
+        else:
+            out.append(
+                f"Luck: each deal's exact value for the leader less its mean over random deals "
+                f"({GHOST13_DEAL_MEAN:+.2f} ± {GHOST13_DEAL_MARGIN:.2f}, {GHOST13_DEAL_SAMPLES} deals); "
+                "luck-adjusted: the result less the luck."
+            )
     for n, why in sorted(found.skipped.items()):
         out.append(f"hand {n}: no luck figure ({why})")
     return out
@@ -203,10 +246,51 @@ def hand_luck(h: HandReview, players: list[str]) -> HandLuck | str:
     )
 
 
+def sampled_hand_luck(h: HandReview, players: list[str]) -> HandLuck | str:
+    """A hidden game's hand's sampled luck (:mod:`dominolog.analysis.luck_hidden`), or why it is not weighed."""
+    found = h.luck
+    if found is None:
+        return "luck not sampled (only part of the hand analysed, or an analysis kept from before)"
+    if found.result is None:
+        return "the hand did not end"
+    luck = {p: 0.0 for p in players}
+    squares = {p: 0.0 for p in players}
+    for part in found.parts:
+        if part.player in luck:
+            luck[part.player] += part.luck
+            squares[part.player] += part.error * part.error
+    result = found.result
+    deal = {part.player for part in found.parts if part.kind == "deal"}
+    if deal != set(players):
+        return "; ".join(found.notes) or "the deal's luck not measured for every player"
+    leader = found.leader or (h.decisions[0].player if h.decisions else players[0])
+    return HandLuck(
+        h.number,
+        leader,
+        None,
+        luck,
+        {p: result.get(p, 0.0) for p in players},
+        {p: result.get(p, 0.0) - luck[p] for p in players},
+        {p: math.sqrt(x) for p, x in squares.items()},
+        found,
+    )
+
+
 def luck_and_skill(review: MatchReview) -> LuckAndSkill | None:
-    """The match's luck (Ghost 13: exact values; None for the sampled variants, not yet) and skill."""
+    """The match's luck (Ghost 13: exact values; the hidden games: sampled) and skill."""
     out = LuckAndSkill(skill=skill_of(review))
-    if review.sampling is not None or review.variant != "ghost13":
+    if review.sampling is not None:
+        if review.note is not None:
+            return None
+        out.sampled = True
+        for h in review.hands:
+            sampled = sampled_hand_luck(h, review.players)
+            if isinstance(sampled, str):
+                out.skipped[h.number] = sampled
+            else:
+                out.hands.append(sampled)
+        return out
+    if review.variant != "ghost13":
         return out if review.note is None else None
     for h in review.hands:
         found = hand_luck(h, review.players)

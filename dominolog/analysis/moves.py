@@ -50,6 +50,10 @@ class SampledHand:
     #: what the whole log shows of the hand: its state after the deal and at its end, and its
     #: unverified rules as judged then (for a player's own hand the log did not show)
     whole: tuple[HandState, HandState, list] | None = None
+    #: the table right after the deal as the fold had it (the match, the hand), for the deal's luck
+    dealt: tuple[MatchState, HandState] | None = None
+    #: the hand's points as the rules scored it at its end (None: it did not end, or was abandoned)
+    points: dict[str, int] | None = None
 
 
 @dataclass
@@ -117,6 +121,9 @@ def plan_sampled(log: MatchLog) -> SampledPlan:
             retracted = set(reducer.history.retracted)
             reducer.feed(rec)
             current.whole[2].extend(caught[0] if caught else [])
+            done = reducer.state.results if reducer.state is not None else []
+            if done and done[-1].number == current.number and done[-1].end != "abandoned":
+                current.points = dict(done[-1].points)
             close(retracted)
             current = None
         elif hand is not None and current is not None and kind in TURN_EVENTS:
@@ -137,6 +144,7 @@ def plan_sampled(log: MatchLog) -> SampledPlan:
         state = reducer.state
         if kind == "deal" and state is not None and state.hand is not None and start_rec is not None:
             current = SampledHand(state.hand.number, list(state.players), state.hand.hidden, start_rec, [rec])
+            current.dealt = (_match_copy(state), state.hand.clone())
     state = reducer.state
     if current is not None and state is not None and state.hand is not None:  # a hand still being played
         hand = state.hand

@@ -111,6 +111,85 @@ class Decision:
 
 
 @dataclass
+class LuckPart:
+    """The luck of one deal or draw for one player, sampled (:mod:`dominolog.analysis.luck_hidden`):
+    the value after it less the mean over what could have come, and the standard error of that."""
+
+    seq: int
+    #: deal or draw
+    kind: str
+    player: str
+    #: the tile drawn (None: a deal)
+    tile: str | None
+    value: float
+    mean: float
+    error: float
+    #: the deals the value is over, and those the mean is over
+    samples: int
+    others: int
+
+    @property
+    def luck(self) -> float:
+        return self.value - self.mean
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "player": self.player,
+            "tile": self.tile,
+            "value": round(self.value, 2),
+            "mean": round(self.mean, 2),
+            "luck": round(self.luck, 2),
+            "error": round(self.error, 2),
+            "samples": self.samples,
+            "others": self.others,
+        }
+
+
+@dataclass
+class SampledLuck:
+    """A hidden game's hand: the luck of its deal and of its draws seen, each player's result (points
+    as :func:`~dominolog.analysis.playout.value_for` counts them; None: the hand did not end) and what
+    was left out."""
+
+    parts: list[LuckPart] = field(default_factory=list)
+    result: dict[str, float] | None = None
+    notes: list[str] = field(default_factory=list)
+    #: who led the hand (the deal says it)
+    leader: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "leader": self.leader,
+            "parts": [p.as_dict() for p in self.parts],
+            "result": None if self.result is None else {p: round(x, 2) for p, x in self.result.items()},
+            "notes": list(self.notes),
+        }
+
+
+def luck_from_dict(doc: dict[str, Any]) -> SampledLuck:
+    parts = [
+        LuckPart(
+            int(p["seq"]),
+            str(p["kind"]),
+            str(p["player"]),
+            p["tile"],
+            float(p["value"]),
+            float(p["mean"]),
+            float(p["error"]),
+            int(p["samples"]),
+            int(p["others"]),
+        )
+        for p in doc["parts"]
+    ]
+    result = doc["result"]
+    played = None if result is None else {str(k): float(v) for k, v in dict(result).items()}
+    leader = doc.get("leader")
+    return SampledLuck(parts, played, [str(n) for n in doc["notes"]], None if leader is None else str(leader))
+
+
+@dataclass
 class HandReview:
     number: int
     decisions: list[Decision] = field(default_factory=list)
@@ -118,14 +197,19 @@ class HandReview:
     note: str | None = None
     #: the deal was recorded hidden (Ghost 13: and made known by the reveals)
     hidden: bool = False
+    #: the sampled luck of the hand's deal and draws (the hidden games, a whole hand analysed)
+    luck: SampledLuck | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "number": self.number,
             "hidden_deal": self.hidden,
             "note": self.note,
             "decisions": [d.as_dict() for d in self.decisions],
         }
+        if self.luck is not None:
+            out["luck"] = self.luck.as_dict()
+        return out
 
 
 @dataclass
@@ -264,7 +348,13 @@ def review_from_dict(doc: dict[str, Any]) -> MatchReview:
     figures are assembled anew from the decisions, as they were the first time. ``KeyError``,
     ``TypeError`` or ``ValueError`` for a document that is not such a review."""
     hands = [
-        HandReview(h["number"], [_decision(d) for d in h["decisions"]], h.get("note"), bool(h.get("hidden_deal")))
+        HandReview(
+            h["number"],
+            [_decision(d) for d in h["decisions"]],
+            h.get("note"),
+            bool(h.get("hidden_deal")),
+            luck_from_dict(h["luck"]) if h.get("luck") is not None else None,
+        )
         for h in doc["hands"]
     ]
     sampling = doc.get("sampling")

@@ -39,6 +39,9 @@ had. So an honest draw in Double Draw, which shows the player had no pair play, 
 a decision in the line games and 100-200 ms in the spinner games, whose hands are longer and whose
 tables cost more to search for plays; a bundled replay of each variant takes 1 to 20 seconds.
 
+**Luck.** When a whole hand is reviewed, the luck of its deal and of its draws is sampled too, with
+the same ``--samples`` and ``--seed`` (:mod:`dominolog.analysis.luck_hidden`).
+
 **Reproducible.** Each decision draws from its own generator, seeded with ``--seed``, the hand and
 the seq (text seeds: the same in every process), so a review is the same byte for byte whatever
 ``--jobs`` spreads the hands over.
@@ -52,6 +55,7 @@ from itertools import islice
 from random import Random
 
 from dominolog.analysis.deals import Knowledge, Skip, Walk
+from dominolog.analysis.luck_hidden import hand_luck
 from dominolog.analysis.moves import Move, SampledHand, SampledPlan, plan_sampled
 from dominolog.analysis.playout import Action, World, options, value
 from dominolog.analysis.results import Decision, HandReview, MatchReview, Sampling, assemble, rounded
@@ -191,6 +195,8 @@ def review_sampled_hand(
         seqs = ", ".join(dict.fromkeys(sampled_own))
         notes.insert(0, f"the log leaves the mover's own hand open at seq {seqs}: sampled too")
     out.note = "; ".join(notes) or None
+    if from_seq == 0 and last is None:
+        out.luck = hand_luck(variant, h, samples, seed)
     return out
 
 

@@ -136,10 +136,11 @@ class ShownReview:
     samples: int | None = None
     seed: int | None = None
     by_seq: dict[int, list[ShownDecision]] = field(default_factory=dict)
-    #: the review's luck by player over the hands weighed, and the luck-adjusted results (Ghost 13;
-    #: empty when the review gives none: dominolog.analysis.luck)
+    #: the review's luck by player over the hands weighed, and the luck-adjusted results (empty when
+    #: the review gives none: dominolog.analysis.luck); the hidden games': the 95% margin of each
     luck: dict[str, float] = field(default_factory=dict)
     adjusted: dict[str, float] = field(default_factory=dict)
+    margin: dict[str, float] = field(default_factory=dict)
 
     def play_rating(self, player: str) -> tuple[int, float | None]:
         """The player's non-forced decisions (more than one legal option) and play rating: points lost
@@ -336,7 +337,11 @@ def parse_review(doc: Any, where: str = "the analysis") -> ShownReview:
             _get(sampling, "seed", (int,), "the sampling", optional=True),
         )
         luck = _get(doc, "luck_and_skill", (dict,), "", optional=True) or {}
-        for key, into in (("luck", shown_review.luck), ("adjusted", shown_review.adjusted)):
+        for key, into in (
+            ("luck", shown_review.luck),
+            ("adjusted", shown_review.adjusted),
+            ("margin", shown_review.margin),
+        ):
             found = luck.get(key)
             if isinstance(found, dict):
                 into.update({str(p): float(x) for p, x in found.items() if isinstance(x, int | float)})

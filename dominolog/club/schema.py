@@ -55,11 +55,21 @@ LOSS = _obj(
         "play_rating": {**NUMBER_OR_NULL, "description": "Points lost per 100 non-forced decisions; 0 is perfect."},
         "luck": _obj(
             {
-                "matches": {**COUNT, "description": "Analysed matches with a luck figure (Ghost 13)."},
-                "luck": {"type": "number", "description": "Sum of the deals' luck (exact value less the mean)."},
-                "adjusted": {"type": "number", "description": "The points (theirs minus the other's) less the luck."},
+                "matches": {**COUNT, "description": "Analysed matches with a luck figure."},
+                "luck": {
+                    "type": "number",
+                    "description": "Sum of the luck: each deal's value less its mean over random deals (Ghost 13: "
+                    "exact; the hidden games: sampled), and each draw's for the drawer less its mean over the tiles "
+                    "that could have been drawn.",
+                },
+                "adjusted": {"type": "number", "description": "The points (theirs minus the others') less the luck."},
+                "margin": {
+                    **NUMBER_OR_NULL,
+                    "description": "The 95% margin of the sampled part of the luck (the root of the matches' "
+                    "margins squared); null: none of it sampled.",
+                },
             },
-            "Luck and the luck-adjusted result over the analysed hands (dominolog/analysis/luck.py).",
+            "Luck and the luck-adjusted result over the analysed hands (dominolog/analysis/luck.py, luck_hidden.py).",
         ),
     },
     "standings --loss: the player's points lost over the counted matches the store keeps an analysis of.",

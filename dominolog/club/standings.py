@@ -37,6 +37,7 @@ What the figures mean (the output's legend says the same):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -201,6 +202,8 @@ class Analysed:
     #: each player's luck and luck-adjusted result over the match's weighed hands (Ghost 13; empty: none)
     luck: Mapping[str, float] = field(default_factory=dict)
     adjusted: Mapping[str, float] = field(default_factory=dict)
+    #: the 95% margin of each player's sampled luck (the hidden games; empty: exact, or none)
+    margin: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -220,6 +223,8 @@ class LossFigures:
     luck: float = 0.0
     adjusted: float = 0.0
     lucky_matches: int = 0
+    #: the sum of the squared 95% margins of the sampled matches' luck (their errors are independent)
+    luck_squares: float = 0.0
 
     def add(self, d: Decided) -> None:
         self.decisions += 1
@@ -249,6 +254,11 @@ class LossFigures:
     def error_rate(self) -> float | None:
         """Mean points lost per non-forced decision (analysis.luck)."""
         return self.unforced_loss / self.unforced if self.unforced else None
+
+    @property
+    def luck_margin(self) -> float | None:
+        """The 95% margin of the summed luck, where some of it was sampled (None: all exact, or none)."""
+        return math.sqrt(self.luck_squares) if self.luck_squares > 0 else None
 
     @property
     def play_rating(self) -> float | None:
@@ -434,6 +444,7 @@ def _losses(table: VariantTable, analyses: Mapping[str, Analysed]) -> None:
                     row.loss.lucky_matches += 1
                     row.loss.luck += found.luck[p]
                     row.loss.adjusted += found.adjusted[p]
+                    row.loss.luck_squares += found.margin.get(p, 0.0) ** 2
         for d in found.decisions:
             row = rows.get(d.player)
             if row is not None and row.loss is not None:

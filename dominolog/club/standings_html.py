@@ -135,7 +135,7 @@ def _variant(t: VariantTable, include_invalid: bool, loss: bool = False, fair: b
         part["analysed_line"] = analysed_line(len(t.counted), len(t.analysed), t.partial)
         if t.analysed:
             loss_headers = ["player", "analysed matches", "choices", "lost per choice", "best move", "accuracy"]
-            loss_headers += ["non-forced", "play rating"]
+            loss_headers += ["non-forced", "play rating", "luck", "luck-adjusted"]
             loss_rows = [[r.name, *loss_cells(r.loss)] for r in t.players]
             part["tables"].append(_table("Points lost (analysis)", loss_headers, 1, loss_rows, cls="standings losses"))
     if fair:  # each player's evidence of reneging, season and by event

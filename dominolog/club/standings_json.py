@@ -44,7 +44,12 @@ def _loss_json(f: LossFigures) -> dict[str, Any]:
         "unforced": f.unforced,
         "error_rate": _round(f.error_rate, 4),
         "play_rating": _round(f.play_rating, 2),
-        "luck": {"matches": f.lucky_matches, "luck": round(f.luck, 2), "adjusted": round(f.adjusted, 2)},
+        "luck": {
+            "matches": f.lucky_matches,
+            "luck": round(f.luck, 2),
+            "adjusted": round(f.adjusted, 2),
+            "margin": _round(f.luck_margin, 2),
+        },
     }
 
 

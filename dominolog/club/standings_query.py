@@ -76,7 +76,7 @@ def store_summaries(
                 warnings.append(f"{shown(str(exc), 400)}: not counted")
                 continue
             if review is not None:
-                analyses[s.match_id] = Analysed(review.decisions, whole, review.luck, review.adjusted)
+                analyses[s.match_id] = Analysed(review.decisions, whole, review.luck, review.adjusted, review.margin)
     return out, analyses, warnings
 
 

@@ -44,9 +44,10 @@ LOSS_LEGEND = (
     "--db DB), per choice (a decision whose options are not all worth the same): the best option's value minus "
     "the move's; best move: the share of choices where one was played; accuracy: 100 x mean over choices of "
     "(1 - loss / max(1, best - worst)); play rating: points lost per 100 non-forced decisions (more than one "
-    "legal option), 0 is perfect play; luck (Ghost 13): each deal's exact value for the leader less its mean over "
-    "random deals, summed over the analysed hands, and the luck-adjusted result: the points less the luck "
-    "(dominolog/analysis/luck.py)."
+    "legal option), 0 is perfect play; luck: each deal's value less its mean over random deals (Ghost 13: exact, "
+    "for the leader; the hidden games: sampled, for each player, and each draw's value for the drawer less its mean "
+    "over the tiles that could have been drawn; ± its 95% margin), summed over the analysed hands, and luck-adjusted: "
+    "the points less the luck (dominolog/analysis/luck.py, luck_hidden.py)."
 )
 
 #: the CSV's columns with --loss, after the others
@@ -95,10 +96,13 @@ def analysed_line(counted: int, analysed: int, partial: int) -> str:
 
 def loss_cells(f: LossFigures | None) -> list[str]:
     """analysed matches, choices, points lost per choice, best move rate, accuracy, non-forced decisions,
-    play rating."""
+    play rating, luck and luck-adjusted result (over the matches with a luck figure; - : none)."""
     if f is None:
-        return ["-"] * 7
+        return ["-"] * 9
     rate = fixed(f.match_rate, 1)
+    lucky = f.lucky_matches > 0
+    margin = f.luck_margin
+    pm = "" if margin is None else f"±{margin:.1f}"  # sampled luck (the hidden games): its 95% margin
     return [
         str(f.matches),
         str(f.choices),
@@ -107,6 +111,8 @@ def loss_cells(f: LossFigures | None) -> list[str]:
         fixed(f.accuracy, 1),
         str(f.unforced),
         fixed(f.play_rating, 1),
+        f"{f.luck:+.1f}{pm}" if lucky else "-",
+        f"{f.adjusted:+.1f}{pm}" if lucky else "-",
     ]
 
 
@@ -245,6 +251,8 @@ def _variant_group(t: VariantTable, include_invalid: bool, loss: bool = False, f
                     "accuracy",
                     "non-\nforced",
                     "play\nrating",
+                    "luck",
+                    "luck-\nadjusted",
                 ],
                 1,
             )

@@ -93,12 +93,8 @@ def figures(review: ShownReview, width: int = 60) -> list[Text]:
         if width >= name_w + 53 + (18 if luck else 0)
         else ("lost", "choices", "best", "acc.", "rating") + (("luck", "adj.") if luck else ())
     )
-    widths = [max(len(h), 6) for h in heads]
-    head = Text(" " * name_w, style="bold")
-    for h, w in zip(heads, widths, strict=True):
-        head.append(f"  {h:>{w}}", style="bold")
-    lines = [head]
-    for p, name in zip(review.summary, names, strict=True):
+    rows: list[tuple[str, ...]] = []
+    for p in review.summary:
         rating = review.play_rating(p.name)[1]
         cells: tuple[str, ...] = (
             f"{p.average_loss:.2f}",
@@ -109,7 +105,16 @@ def figures(review: ShownReview, width: int = 60) -> list[Text]:
         )
         if luck:
             lk, adj = review.luck.get(p.name), review.adjusted.get(p.name)
-            cells += ("-" if lk is None else f"{lk:+.0f}", "-" if adj is None else f"{adj:+.0f}")
+            pm = review.margin.get(p.name)
+            within = "" if pm is None else f"±{pm:.0f}"  # sampled (the hidden games): the 95% margin
+            cells += ("-" if lk is None else f"{lk:+.0f}{within}", "-" if adj is None else f"{adj:+.0f}{within}")
+        rows.append(cells)
+    widths = [max(len(h), 6, *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    head = Text(" " * name_w, style="bold")
+    for h, w in zip(heads, widths, strict=True):
+        head.append(f"  {h:>{w}}", style="bold")
+    lines = [head]
+    for cells, name in zip(rows, names, strict=True):
         line = Text(f"{name:<{name_w}}", style="bold")
         for c, w in zip(cells, widths, strict=True):
             line.append(f"  {c:>{w}}")
