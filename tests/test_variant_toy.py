@@ -244,7 +244,7 @@ def test_no_file_of_the_package_names_the_toy() -> None:
     assert named == []
 
 
-def test_the_findings_cite_the_rulings_each_variant_class_names() -> None:
+def test_the_findings_cite_the_rulings_each_variant_class_names(toy: type[ToySevens]) -> None:
     """The ids a finding cites are read from its variant's class (``rulings``, ``end_rulings``), by its
     name through the registry: the toy's, as it names them; every built-in class names only rulings
     that docs/rulings.md has."""
