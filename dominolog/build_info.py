@@ -48,6 +48,7 @@ COMPILED: tuple[str, ...] = (
     "dominolog.variants.double_draw",
     "dominolog.variants.ghost13",
     "dominolog.variants.judges",
+    "dominolog.variants.line",
     "dominolog.variants.spinner",
     "dominolog.variants.thirty_nine",
 )

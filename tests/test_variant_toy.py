@@ -32,8 +32,9 @@ from dominolog.variants import (
     unregister_variant,
 )
 from dominolog.variants import rulings as variant_rulings
-from dominolog.variants.base import Ctx, LineVariant, can_play_line
+from dominolog.variants.base import Ctx
 from dominolog.variants.judges import judge_fit
+from dominolog.variants.line import LineVariant, can_play_line
 from dominolog.web.recorder_state import recorder_state, shown_actions
 
 NAME = "toy-sevens"

@@ -15,8 +15,9 @@ from typing import Any, ClassVar
 from dominolog.events import Deal, Draw, Pass, Play
 from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import Tile
-from dominolog.variants.base import Ctx, LineVariant, VariantError, can_play_line
+from dominolog.variants.base import Ctx, VariantError
 from dominolog.variants.judges import judge_fit, judge_not
+from dominolog.variants.line import LineVariant, can_play_line
 from dominolog.variants.rulings import TURN, ids
 
 FLOOR = 2  # B3: the boneyard never goes below 2 tiles

@@ -15,8 +15,9 @@ from typing import Any, ClassVar
 from dominolog.events import BlockCall, Deal, Draw, Pass, Play
 from dominolog.state import HandResult, HandState, MatchState, Placement, WinnerValue
 from dominolog.tiles import Tile, suit
-from dominolog.variants.base import Ctx, LineVariant, VariantError
+from dominolog.variants.base import Ctx, VariantError
 from dominolog.variants.judges import judge_fit, judge_not, judge_pair
+from dominolog.variants.line import LineVariant
 from dominolog.variants.rulings import TURN, ids
 
 

@@ -12,8 +12,9 @@ from typing import Any, ClassVar
 from dominolog.events import Pass, Play
 from dominolog.state import HandResult, HandState, MatchState, PendingCheck, Placement
 from dominolog.tiles import Tile, suit
-from dominolog.variants.base import Ctx, LineVariant, VariantError, can_play_line
+from dominolog.variants.base import Ctx, VariantError
 from dominolog.variants.judges import judge_fit
+from dominolog.variants.line import LineVariant, can_play_line
 from dominolog.variants.rulings import TURN, ids, renege
 
 ZERO_ZERO = Tile(0, 0)
