@@ -9,6 +9,7 @@ import { enqueue, pump } from "./record/queue.js";
 import { load } from "./record/reading.js";
 import { tap } from "./record/pad.js";
 import { show } from "./record/table.js";
+import "./record/prompts.js";  // (imported by table.js and pad.js: named here, it is fetched with them, not after)
 
 function start() {
   // the table card's link: #token=TOKEN, kept for this match, taken out of the address bar
