@@ -26,6 +26,12 @@ DATA_FILES = [
     "web/static/record-sw.js",
     "web/static/record.css",
     "web/static/record.js",
+    "web/static/record/pad.js",
+    "web/static/record/prompts.js",
+    "web/static/record/queue.js",
+    "web/static/record/reading.js",
+    "web/static/record/state.js",
+    "web/static/record/table.js",
     "web/static/web.css",
     # the HTML of every page (dominolog/htmlpage.py)
     "templates/analysis/review.html",

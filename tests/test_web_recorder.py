@@ -325,7 +325,8 @@ def test_a_hostile_name_is_shown_as_text(server: Server, tmp_path: Path) -> None
     assert page.status_code == 200
     tags = parsed(page.text)
     [script] = [a for t, a in tags.tags if t == "script"]
-    assert re.fullmatch(r"/static/record\.[0-9a-f]{12}\.js", script.pop("src")) and script == {"defer": None}
+    # an ES module (deferred as every module is): no inline script, and nothing but the page's own file
+    assert re.fullmatch(r"/static/record\.[0-9a-f]{12}\.js", script.pop("src")) and script == {"type": "module"}
     assert not any(name.startswith("on") for _, attrs in tags.tags for name in attrs)
     assert '<script>alert(1)</script>, "onmouseover=alert(2) x="' in "".join(tags.text)
     deal = {"type": "deal", "leader": hostile[0], "hands": None}

@@ -51,7 +51,7 @@ def test_text_is_compressed_and_the_script_kept_under_its_fingerprint(server: Se
     _start(server)
     page = server.client.get(f"/m/{MATCH}/record", headers={"Accept-Encoding": "gzip"})
     assert page.status_code == 200 and page.headers["content-encoding"] == "gzip"
-    [src] = re.findall(r'<script src="([^"]+)" defer>', page.text)
+    [src] = re.findall(r'<script type="module" src="([^"]+)">', page.text)
     assert re.fullmatch(r"/static/record\.[0-9a-f]{12}\.js", src)
     script = server.client.get(src, headers={"Accept-Encoding": "gzip"})
     assert script.status_code == 200 and script.headers["content-encoding"] == "gzip"

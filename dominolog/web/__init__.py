@@ -15,7 +15,8 @@ report, the SVG picture of ``export --format svg``).
 - :mod:`~dominolog.web.pages`: the server-rendered pages (board, followed match, every table,
   standings); ``static/``: their CSS and JS;
 - :mod:`~dominolog.web.recorder`: the phone recorder's page and state route;
-  :mod:`~dominolog.web.recorder_state`: its state document (``static/record.js``, ``record.css``).
+  :mod:`~dominolog.web.recorder_state`: its state document (``static/record.js`` and the ES modules
+  of ``static/record/`` it imports, ``record.css``; :mod:`~dominolog.web.assets`: their addresses).
 - :mod:`~dominolog.web.results`: what the commands write, served (score sheet, audit report,
   analysis; ``/api/matches/{id}/audit``, ``/export``, ``/api/standings``);
 - :mod:`~dominolog.web.ids`: match ids in addresses (any id, ``/`` too, routed on the path as sent).

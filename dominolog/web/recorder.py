@@ -1,14 +1,15 @@
 """The phone recorder (issue 27, docs/recorder-phone.md):
 
 - ``GET /m/{id}/record``: the page, rendered on the server (names escaped), its script and style from
-  the package (``static/record.js``: the CSP's ``'self'``; ``static/record.css`` inline, named by its
+  the package (``static/record.js``, an ES module importing those of ``static/record/``: the CSP's
+  ``'self'``; ``static/record.css`` inline, named by its
   hash in the page's CSP);
   opened from the table card's link ``/m/ID/record#token=TOKEN``; for a match not stored, or private
   to the request (its token is in the fragment), ``404`` with the same frame, without names, for both;
 - ``GET /api/matches/{id}/recorder``: what the page shows, as JSON
   (:func:`dominolog.web.recorder_state.recorder_state`), open to readers like every read;
 - ``GET /record-sw.js``: the page's service worker (``static/record-sw.js``), at the root so that its
-  scope covers ``/m/``: it keeps the page, its script and style for a reload while the server is out of reach.
+  scope covers ``/m/``: it keeps the page, its script, modules and style for a reload while the server is out of reach.
 
 The page writes through ``POST /api/matches/{id}/events`` with the table's token, as any client.
 """

@@ -1,11 +1,16 @@
 // dominolog: the phone recorder's service worker (docs/recorder-phone.md, "Reloading offline").
 // Served at /record-sw.js (its scope covers /m/), registered by record.js. It keeps the recorder page
-// of each match opened and its script and style: network first, the cache when the network fails.
+// of each match opened, its script, the modules it imports and its style: network first, the cache
+// when the network fails.
 // It never caches an API answer or a write: any other request goes to the network untouched.
 "use strict";
-var CACHE = "dominolog-recorder-2";
-// the page's script, under its fingerprinted name (/static/record.<hash>.js) or its plain one
-var ASSET = /^\/static\/record(\.[0-9a-f]{12})?\.(js|css)$/;
+var CACHE = "dominolog-recorder-3";
+// the page's script, under its fingerprinted name (/static/record.<hash>.js) or its plain one, and the
+// modules it imports (/static/record/NAME.js, under their plain names: dominolog/web/assets.py)
+var ASSET = /^\/static\/record(\.[0-9a-f]{12})?\.(js|css)$|^\/static\/record\/[a-z]+\.js$/;
+// every module of static/record/, kept with the page (tests/test_web_recorder_modules.py checks the list)
+var MODULES = ["/static/record/pad.js", "/static/record/prompts.js", "/static/record/queue.js",
+               "/static/record/reading.js", "/static/record/state.js", "/static/record/table.js"];
 var PAGE = /^\/m\/[^/]+\/record$/;
 
 // a page it keeps: one answered, or the recorder's frame of a private match (404, as for a match not
@@ -35,7 +40,7 @@ self.addEventListener("message", function (ev) {
   ev.waitUntil(caches.open(CACHE).then(function (cache) {
     var assets = (Array.isArray(data.assets) ? data.assets : []).filter(function (p) {
       return typeof p === "string" && ASSET.test(p);
-    });
+    }).concat(MODULES);
     return Promise.all([url.pathname].concat(assets).map(function (path) {
       return fetch(path, { cache: "no-store" }).then(function (r) {
         if (!keepable(r)) throw new Error(String(r.status));
