@@ -14,6 +14,7 @@ import ast
 import inspect
 from pathlib import Path
 
+import pytest
 from starlette.routing import Mount
 
 from dominolog.web.app import create_app
@@ -120,3 +121,32 @@ def test_the_check_sees_each_way_by_hand(tmp_path: Path) -> None:
         "route.py:4 app.state.web read",
         "route.py:4 stores.session in route",
     ]
+
+
+@pytest.mark.parametrize("variant", ["ghost13", "double-draw", "double-bergen", "39", "brettspielnetz"])
+def test_the_recorder_picture_is_the_session_state_drawn(variant: str, tmp_path: Path) -> None:
+    """The recorder's picture is drawn from the session's fold (not the match folded again): at every
+    event of a match, byte for byte what ``table_picture`` draws from the records, the same note too."""
+    from dominolog.export import NoPicture, table_picture
+    from dominolog.log.writer import dump_line
+    from dominolog.recording.journal import FileJournal
+    from dominolog.recording.session import Session
+    from dominolog.simulate import simulate_match
+    from dominolog.web.recorder_state import recorder_state
+
+    events = simulate_match(variant, 5)
+    path = tmp_path / "m.jsonl"
+    drawn = 0
+    for count in range(1, len(events) + 1):
+        path.write_text("".join(dump_line(e) + "\n" for e in events[:count]), encoding="utf-8")
+        session = Session(FileJournal(path), now=None)
+        doc = recorder_state(session, "m")
+        records = session.records()
+        picture, note = None, None
+        try:
+            picture = table_picture("m", records) if session.reducer.hand is not None else None
+        except NoPicture as exc:
+            note = str(exc)
+        assert (count, doc["picture"], doc["picture_note"]) == (count, picture, note)
+        drawn += picture is not None
+    assert drawn > len(events) // 2
