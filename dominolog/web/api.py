@@ -27,6 +27,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from dominolog.web.auth import bearer, error_responses, sight, write_target, writer
 from dominolog.web.ids import MatchId
+from dominolog.web.shared import WebState
 from dominolog.web.writing import Answer, BadBody, append_lines, first_match, kind_of, lines_of
 
 if TYPE_CHECKING:
@@ -58,13 +59,10 @@ KEEPALIVE = 15.0
 BOARD_EVERY = 1.0
 
 
-def web(request: Request) -> Web:
-    return request.app.state.web  # type: ignore[no-any-return]
-
-
 @router.get("/matches", summary="The stored matches (the document of `dominolog list --json`)")
-def list_matches(
+async def list_matches(
     request: Request,
+    app: WebState,
     variant: str | None = None,
     player: str | None = None,
     status: str | None = None,
@@ -72,30 +70,37 @@ def list_matches(
     from dominolog.club.summary import listed_matches
     from dominolog.jsontext import dumps
 
-    store = web(request).stores.get()
-    rows = sight(request, store).rows(listed_matches(store, variant, player, status))
+    def read(store: Store) -> list[dict[str, Any]]:
+        return sight(request, store).rows(listed_matches(store, variant, player, status))
+
+    rows = await app.stores.run(read)
     return Response(dumps({"matches": rows}, indent=2), media_type="application/json")
 
 
 @router.get("/matches/{match_id}", summary="One match verified (the document of `dominolog verify --json`)")
-def verify_match(request: Request, match_id: MatchId) -> Response:
+async def verify_match(request: Request, match_id: MatchId, app: WebState) -> Response:
     from dominolog.build_info import described
     from dominolog.store import verify_stored
     from dominolog.verify import document_chunks
 
-    store = web(request).stores.get()
-    sight(request, store).match(store, match_id)
-    text = "".join(document_chunks([verify_stored(store, match_id).as_dict()], described()))
-    return Response(text, media_type="application/json")
+    def read(store: Store) -> str:
+        sight(request, store).match(store, match_id)
+        return "".join(document_chunks([verify_stored(store, match_id).as_dict()], described()))
+
+    return Response(await app.stores.run(read), media_type="application/json")
 
 
 @router.get("/matches/{match_id}/events", summary="The stored lines after seq `after` (JSON Lines, byte for byte)")
-def events(request: Request, match_id: MatchId, after: Annotated[int, Query(ge=0)] = 0) -> Response:
+async def events(
+    request: Request, match_id: MatchId, app: WebState, after: Annotated[int, Query(ge=0)] = 0
+) -> Response:
     in_range("after", after)
-    store = web(request).stores.get()
-    sight(request, store).match(store, match_id)
-    body = b"".join(rec.data + b"\n" for rec, _ in store.records(match_id, after))
-    return Response(body, media_type="application/x-ndjson")
+
+    def read(store: Store) -> bytes:
+        sight(request, store).match(store, match_id)
+        return b"".join(rec.data + b"\n" for rec, _ in store.records(match_id, after))
+
+    return Response(await app.stores.run(read), media_type="application/x-ndjson")
 
 
 def _message(seq: int, data: bytes) -> str:
@@ -112,10 +117,10 @@ def _message(seq: int, data: bytes) -> str:
 async def stream(
     request: Request,
     match_id: MatchId,
+    app: WebState,
     after: Annotated[int | None, Query(ge=0)] = None,
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> StreamingResponse:
-    app = web(request)
     in_range("after", after)
     if last_event_id is not None and last_event_id.strip().isdigit():
         after = in_range("Last-Event-ID", int(last_event_id.strip()))
@@ -160,13 +165,13 @@ async def stream(
 )
 async def board_stream(
     request: Request,
+    app: WebState,
     after: Annotated[str | None, Query(max_length=100)] = None,
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> StreamingResponse:
     """Each message's id is the store's mark (:meth:`~dominolog.store.store.Store.mark`) after the move:
     a page that shows the store as of a mark (``?after=MARK``, or ``Last-Event-ID`` when the browser
     reconnects, after a restart of the server too) is told at once when the store has moved since."""
-    app = web(request)
     await app.stores.run(lambda s: sight(request, s))  # (a wrong key: 401; the stream names no match)
     behind = (last_event_id or "").strip() or after
 
@@ -254,9 +259,10 @@ CREATE_ERRORS = error_responses(400, 401, 403, 409, 413, 415, 422, 429)
     responses=CREATE_ERRORS,
     openapi_extra=WRITE_BODY,
 )
-async def create_match(request: Request, idempotency_key: Annotated[str | None, Header()] = None) -> Response:
+async def create_match(
+    request: Request, app: WebState, idempotency_key: Annotated[str | None, Header()] = None
+) -> Response:
     body = await request.body()
-    app = web(request)
     return await app.stores.write(lambda s: _write(app, s, request, None, body, None, idempotency_key))
 
 
@@ -271,12 +277,12 @@ async def create_match(request: Request, idempotency_key: Annotated[str | None, 
 async def append_events(
     request: Request,
     match_id: MatchId,
+    app: WebState,
     seq: Annotated[int | None, Query(ge=1)] = None,
     idempotency_key: Annotated[str | None, Header()] = None,
 ) -> Response:
     in_range("seq", seq)
     body = await request.body()
-    app = web(request)
 
     def may(store: Store) -> bool:
         try:

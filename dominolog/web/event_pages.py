@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse
 from dominolog.htmlpage import render
 from dominolog.web.auth import Sight, sight
 from dominolog.web.frame import frame
+from dominolog.web.shared import WebState
 
 if TYPE_CHECKING:
     from dominolog.store import Store
@@ -61,35 +62,39 @@ def event_part(store: Store, seen: Sight, ev: ClubEvent) -> str:
     return render("web/event.html", ev=ev, doc=event_document(store, ev), planned=planned_rounds(ev))
 
 
-def _page(request: Request, title: str, body: str, part: str) -> HTMLResponse:
-    store = request.app.state.web.stores.get()
-    seen = sight(request, store)
+def _page(seen: Sight, title: str, body: str, part: str) -> HTMLResponse:
     return HTMLResponse(frame(title, body, seen.keyed("/api/board/stream"), seen.keyed(part)))
 
 
 @router.get("/events", response_class=HTMLResponse)
-def listed(request: Request) -> HTMLResponse:
-    store = request.app.state.web.stores.get()
-    return _page(request, "Club events", events_list(store, sight(request, store)), "/events-part")
+async def listed(request: Request, app: WebState) -> HTMLResponse:
+    def read(store: Store) -> HTMLResponse:
+        seen = sight(request, store)
+        return _page(seen, "Club events", events_list(store, seen), "/events-part")
+
+    return await app.stores.run(read)
 
 
 @router.get("/events-part", response_class=HTMLResponse)
-def listed_part(request: Request) -> HTMLResponse:
-    store = request.app.state.web.stores.get()
-    return HTMLResponse(events_list(store, sight(request, store)), headers={"Cache-Control": "no-store"})
+async def listed_part(request: Request, app: WebState) -> HTMLResponse:
+    text = await app.stores.run(lambda store: events_list(store, sight(request, store)))
+    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
 
 
 @router.get("/events/{name}", response_class=HTMLResponse)
-def one(request: Request, name: str) -> HTMLResponse:
-    store = request.app.state.web.stores.get()
-    seen = sight(request, store)
-    ev = _event(store, seen, name)
-    return _page(request, ev.name, event_part(store, seen, ev), event_href(ev.name) + "/part")
+async def one(request: Request, name: str, app: WebState) -> HTMLResponse:
+    def read(store: Store) -> HTMLResponse:
+        seen = sight(request, store)
+        ev = _event(store, seen, name)
+        return _page(seen, ev.name, event_part(store, seen, ev), event_href(ev.name) + "/part")
+
+    return await app.stores.run(read)
 
 
 @router.get("/events/{name}/part", response_class=HTMLResponse)
-def one_part(request: Request, name: str) -> HTMLResponse:
-    store = request.app.state.web.stores.get()
-    seen = sight(request, store)
-    ev = _event(store, seen, name)
-    return HTMLResponse(event_part(store, seen, ev), headers={"Cache-Control": "no-store"})
+async def one_part(request: Request, name: str, app: WebState) -> HTMLResponse:
+    def read(store: Store) -> str:
+        seen = sight(request, store)
+        return event_part(store, seen, _event(store, seen, name))
+
+    return HTMLResponse(await app.stores.run(read), headers={"Cache-Control": "no-store"})

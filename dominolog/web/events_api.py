@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Request
@@ -23,10 +24,12 @@ from fastapi.responses import JSONResponse
 
 from dominolog.tournament.event import EVENT_NAME_LIMIT, LABEL_LIMIT, NAME_LIMIT
 from dominolog.web.auth import error_responses, sight, writer
+from dominolog.web.shared import WebState
 
 if TYPE_CHECKING:
     from dominolog.store import Store
     from dominolog.tournament.event import ClubEvent
+    from dominolog.web.shared import Web
 
 router = APIRouter(prefix="/api/events")
 WHAT = "runs club events"
@@ -37,12 +40,24 @@ WRITE = error_responses(400, 401, 403, 404, 409, 413, 422, 429)
 STEP = error_responses(401, 403, 404, 409, 422, 429)
 
 
-def _organiser(request: Request) -> Store:
-    web = request.app.state.web
-    store = web.stores.get()
-    token = writer(request, store, None, WHAT)
-    web.rate.check(token.id)
-    return store
+async def _organised(request: Request, app: Web, work: Callable[[Store], dict[str, Any]]) -> dict[str, Any]:
+    """``work(store)``, the organiser's steps, on the store's writer (:meth:`~dominolog.web.stores.Stores.write`)
+    once the request's token is the organiser's (401/403) and within its rate (429). A step refused
+    (:func:`_step`: 404, 409, 422) is answered after the steps before it are stored, as each step is
+    a transaction of its own (a list of players: those before the one refused stay registered)."""
+
+    def organised(store: Store) -> dict[str, Any] | HTTPException:
+        token = writer(request, store, None, WHAT)
+        app.rate.check(token.id)
+        try:
+            return work(store)
+        except HTTPException as exc:
+            return exc
+
+    done = await app.stores.write(organised)
+    if isinstance(done, HTTPException):
+        raise done
+    return done
 
 
 def _step(call: Any, *args: Any, **kwargs: Any) -> Any:
@@ -66,44 +81,48 @@ def _document(store: Store, name: str, round_no: int | None = None) -> dict[str,
 
 
 @router.get("", summary="The club events, the newest first", responses=error_responses(401))
-def listed(request: Request) -> JSONResponse:
+async def listed(request: Request, app: WebState) -> JSONResponse:
     from dominolog.tournament.director import events, planned_rounds
 
-    store = request.app.state.web.stores.get()
-    seen = sight(request, store)
-    out = [
-        {
-            "name": ev.name,
-            "title": ev.title,
-            "date": ev.date,
-            "format": ev.format,
-            "variant": ev.variant,
-            "team_size": ev.team_size,
-            "rounds": planned_rounds(ev),
-            "paired": len(ev.paired),
-            "entrants": len(ev.entrants),
-            "ended": ev.ended,
-        }
-        for ev in events(store)
-        if seen.sees("", ev.name)
-    ]
-    return JSONResponse({"events": out})
+    def read(store: Store) -> list[dict[str, Any]]:
+        seen = sight(request, store)
+        return [
+            {
+                "name": ev.name,
+                "title": ev.title,
+                "date": ev.date,
+                "format": ev.format,
+                "variant": ev.variant,
+                "team_size": ev.team_size,
+                "rounds": planned_rounds(ev),
+                "paired": len(ev.paired),
+                "entrants": len(ev.entrants),
+                "ended": ev.ended,
+            }
+            for ev in events(store)
+            if seen.sees("", ev.name)
+        ]
+
+    return JSONResponse({"events": await app.stores.run(read)})
 
 
 @router.get("/{name}", summary="A club event: roster, rounds and their tables, standings", responses=READ)
-def one(request: Request, name: str, round: int | None = None) -> JSONResponse:
+async def one(request: Request, name: str, app: WebState, round: int | None = None) -> JSONResponse:
     from dominolog.tournament.director import load
 
-    store = request.app.state.web.stores.get()
-    ev = _step(load, store, name)
-    if not _visible(request, store, ev):
-        raise HTTPException(404, f"no club event {name!r} is stored")
-    return JSONResponse(_document(store, name, round))
+    def read(store: Store) -> dict[str, Any]:
+        ev = _step(load, store, name)
+        if not _visible(request, store, ev):
+            raise HTTPException(404, f"no club event {name!r} is stored")
+        return _document(store, name, round)
+
+    return JSONResponse(await app.stores.run(read))
 
 
 @router.post("", summary="Make a club event (the organiser)", status_code=201, responses=WRITE)
-def create(
+async def create(
     request: Request,
+    app: WebState,
     name: Annotated[str, Body(embed=True, min_length=1, max_length=EVENT_NAME_LIMIT)],
     format: Annotated[Literal["swiss", "round-robin"], Body(embed=True)] = "swiss",
     rounds: Annotated[int, Body(embed=True, ge=1, le=50)] = 3,
@@ -115,35 +134,40 @@ def create(
 ) -> JSONResponse:
     from dominolog.tournament.director import create_event
 
-    store = _organiser(request)
-    _step(
-        create_event,
-        store,
-        name,
-        format=format,
-        rounds=rounds,
-        variant=variant,
-        options=dict(options or {}),
-        team_size=2 if teams else 1,
-        date=date or None,
-        title=title or None,
-    )
-    return JSONResponse(_document(store, name.strip()), status_code=201)
+    def made(store: Store) -> dict[str, Any]:
+        _step(
+            create_event,
+            store,
+            name,
+            format=format,
+            rounds=rounds,
+            variant=variant,
+            options=dict(options or {}),
+            team_size=2 if teams else 1,
+            date=date or None,
+            title=title or None,
+        )
+        return _document(store, name.strip())
+
+    return JSONResponse(await _organised(request, app, made), status_code=201)
 
 
 @router.post("/{name}/players", summary="Register players (the organiser)", status_code=201, responses=WRITE)
-def players(
+async def players(
     request: Request,
+    app: WebState,
     name: str,
     names: Annotated[list[Name], Body(embed=True, min_length=1, max_length=200)],
     club: Annotated[str | None, Body(embed=True, max_length=LABEL_LIMIT)] = None,
 ) -> JSONResponse:
     from dominolog.tournament.director import add_player
 
-    store = _organiser(request)
-    for player in names:
-        _step(add_player, store, name, player, club or None)
-    return JSONResponse(_document(store, name), status_code=201)
+    def added(store: Store) -> dict[str, Any]:
+        for player in names:
+            _step(add_player, store, name, player, club or None)
+        return _document(store, name)
+
+    return JSONResponse(await _organised(request, app, added), status_code=201)
 
 
 @router.post(
@@ -152,30 +176,38 @@ def players(
     status_code=201,
     responses=WRITE,
 )
-def teams(
+async def teams(
     request: Request,
+    app: WebState,
     name: str,
     team: Annotated[str, Body(embed=True, min_length=1, max_length=NAME_LIMIT)],
     players: Annotated[list[Name], Body(embed=True, min_length=2, max_length=2)],
 ) -> JSONResponse:
     from dominolog.tournament.director import add_team
 
-    store = _organiser(request)
-    _step(add_team, store, name, team, players)
-    return JSONResponse(_document(store, name), status_code=201)
+    def added(store: Store) -> dict[str, Any]:
+        _step(add_team, store, name, team, players)
+        return _document(store, name)
+
+    return JSONResponse(await _organised(request, app, added), status_code=201)
 
 
 @router.post(
     "/{name}/withdrawals", summary="Withdraw a player or team from the next round (the organiser)", responses=WRITE
 )
-def withdrawals(
-    request: Request, name: str, entrant: Annotated[str, Body(embed=True, min_length=1, max_length=NAME_LIMIT)]
+async def withdrawals(
+    request: Request,
+    app: WebState,
+    name: str,
+    entrant: Annotated[str, Body(embed=True, min_length=1, max_length=NAME_LIMIT)],
 ) -> JSONResponse:
     from dominolog.tournament.director import withdraw
 
-    store = _organiser(request)
-    _step(withdraw, store, name, entrant)
-    return JSONResponse(_document(store, name))
+    def done(store: Store) -> dict[str, Any]:
+        _step(withdraw, store, name, entrant)
+        return _document(store, name)
+
+    return JSONResponse(await _organised(request, app, done))
 
 
 @router.post(
@@ -184,28 +216,33 @@ def withdrawals(
     status_code=201,
     responses=STEP,
 )
-def pair(request: Request, name: str) -> JSONResponse:
+async def pair(request: Request, name: str, app: WebState) -> JSONResponse:
     from dominolog.tournament.director import pair_next_round
 
-    store = _organiser(request)
-    rnd = _step(pair_next_round, store, name)
-    return JSONResponse({"round": rnd.number, **_document(store, name)}, status_code=201)
+    def paired(store: Store) -> dict[str, Any]:
+        rnd = _step(pair_next_round, store, name)
+        return {"round": rnd.number, **_document(store, name)}
+
+    return JSONResponse(await _organised(request, app, paired), status_code=201)
 
 
 @router.delete(
     "/{name}/rounds/last", summary="Undo the last round's pairing before its first deal (the organiser)", responses=STEP
 )
-def unpair(request: Request, name: str) -> JSONResponse:
+async def unpair(request: Request, name: str, app: WebState) -> JSONResponse:
     from dominolog.tournament.director import undo_round
 
-    store = _organiser(request)
-    rnd = _step(undo_round, store, name)
-    return JSONResponse({"undone": rnd.number, **_document(store, name)})
+    def undone(store: Store) -> dict[str, Any]:
+        rnd = _step(undo_round, store, name)
+        return {"undone": rnd.number, **_document(store, name)}
+
+    return JSONResponse(await _organised(request, app, undone))
 
 
 @router.post("/{name}/forfeits", summary="End a match by forfeit (the organiser)", responses=WRITE)
-def forfeits(
+async def forfeits(
     request: Request,
+    app: WebState,
     name: str,
     match: Annotated[str, Body(embed=True, min_length=1, max_length=200)],
     winner: Annotated[str | None, Body(embed=True, max_length=NAME_LIMIT)] = None,
@@ -213,15 +250,19 @@ def forfeits(
 ) -> JSONResponse:
     from dominolog.tournament.director import forfeit
 
-    store = _organiser(request)
-    _step(forfeit, store, name, match, winner or None, reason)
-    return JSONResponse(_document(store, name))
+    def done(store: Store) -> dict[str, Any]:
+        _step(forfeit, store, name, match, winner or None, reason)
+        return _document(store, name)
+
+    return JSONResponse(await _organised(request, app, done))
 
 
 @router.post("/{name}/end", summary="Close the event (the organiser)", responses=STEP)
-def end(request: Request, name: str) -> JSONResponse:
+async def end(request: Request, name: str, app: WebState) -> JSONResponse:
     from dominolog.tournament.director import end_event
 
-    store = _organiser(request)
-    _step(end_event, store, name)
-    return JSONResponse(_document(store, name))
+    def done(store: Store) -> dict[str, Any]:
+        _step(end_event, store, name)
+        return _document(store, name)
+
+    return JSONResponse(await _organised(request, app, done))

@@ -26,6 +26,7 @@ from markupsafe import Markup
 
 from dominolog.htmlpage import render
 from dominolog.web.auth import error_responses, writer
+from dominolog.web.shared import WebState
 
 if TYPE_CHECKING:
     from dominolog.store import Store
@@ -34,7 +35,7 @@ router = APIRouter()
 
 
 @router.get("/organiser", response_class=HTMLResponse, include_in_schema=False)
-def shell() -> HTMLResponse:
+async def shell() -> HTMLResponse:
     return HTMLResponse(render("web/organiser.html"), headers={"Cache-Control": "no-store"})
 
 
@@ -85,22 +86,28 @@ def organiser_part(store: Store, url: str | None = None, event: str | None = Non
 
 
 @router.get("/organiser/part", response_class=HTMLResponse, include_in_schema=False)
-def part(request: Request) -> HTMLResponse:
-    store = request.app.state.web.stores.get()
-    writer(request, store, None, "opens the organiser's page")
+async def part(request: Request, app: WebState) -> HTMLResponse:
     event = request.query_params.get("event") or None
-    return HTMLResponse(organiser_part(store, request.app.state.web.url, event), headers={"Cache-Control": "no-store"})
+
+    def read(store: Store) -> str:
+        writer(request, store, None, "opens the organiser's page")
+        return organiser_part(store, app.url, event)
+
+    return HTMLResponse(await app.stores.run(read), headers={"Cache-Control": "no-store"})
 
 
 @router.get("/organiser/events", response_class=HTMLResponse, include_in_schema=False)
-def events(request: Request) -> HTMLResponse:
+async def events(request: Request, app: WebState) -> HTMLResponse:
     """The club events part alone (``?event=``): the page fetches it again when a match moves."""
     from dominolog.web.organiser_events import events_part
 
-    store = request.app.state.web.stores.get()
-    writer(request, store, None, "opens the organiser's page")
     event = request.query_params.get("event") or None
-    return HTMLResponse(events_part(store, event, request.app.state.web.url), headers={"Cache-Control": "no-store"})
+
+    def read(store: Store) -> str:
+        writer(request, store, None, "opens the organiser's page")
+        return events_part(store, event, app.url)
+
+    return HTMLResponse(await app.stores.run(read), headers={"Cache-Control": "no-store"})
 
 
 @router.post(
@@ -110,26 +117,30 @@ def events(request: Request) -> HTMLResponse:
     status_code=201,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422, 429),
 )
-def cards(
+async def cards(
     request: Request,
+    app: WebState,
     matches: Annotated[list[Annotated[str, Body(min_length=1, max_length=200)]] | None, Body(embed=True)] = None,
     loopback: Annotated[bool, Body(embed=True, strict=True)] = False,
 ) -> HTMLResponse:
     from dominolog.club.cards import LoopbackURL, NoSuchMatch, cards_html, make_cards, revoked_line
     from dominolog.web.shared import inline_csp
 
-    web = request.app.state.web
-    store = web.stores.get()
-    token = writer(request, store, None, "prints table cards")
-    web.rate.check(token.id)
-    if matches is not None and len(matches) > 500:
-        raise HTTPException(422, "at most 500 matches a request")
-    try:
-        made = make_cards(store, web.url or str(request.base_url), matches, allow_loopback=loopback)
-    except NoSuchMatch as exc:
-        raise HTTPException(404, str(exc)) from None
-    except LoopbackURL as exc:
-        raise HTTPException(409, f"{exc}; or ask for it: loopback true") from None
+    url = app.url or str(request.base_url)
+
+    def printed(store: Store) -> Any:
+        token = writer(request, store, None, "prints table cards")
+        app.rate.check(token.id)
+        if matches is not None and len(matches) > 500:
+            raise HTTPException(422, "at most 500 matches a request")
+        try:
+            return make_cards(store, url, matches, allow_loopback=loopback)
+        except NoSuchMatch as exc:
+            raise HTTPException(404, str(exc)) from None
+        except LoopbackURL as exc:
+            raise HTTPException(409, f"{exc}; or ask for it: loopback true") from None
+
+    made = await app.stores.write(printed)
     page = cards_html(made)
     headers = {"Content-Security-Policy": inline_csp(page), "X-Dominolog-Revoked": revoked_line(made) or "none"}
     return HTMLResponse(page, status_code=201, headers=headers)

@@ -29,20 +29,18 @@ from dominolog.web.auth import Sight, sight
 from dominolog.web.frame import frame as _frame
 from dominolog.web.ids import MatchId, api_href, href
 from dominolog.web.rendered import FOLDS, Kept
+from dominolog.web.shared import WebState
 
 if TYPE_CHECKING:
     from dominolog.club.tonight import Tonight
     from dominolog.store import Store
     from dominolog.store.appending import Fold
+    from dominolog.web.shared import Web
 
 #: what the pages of every match are given: the event and round the address picked (None: tonight's)
 Pick = tuple[str | None, str | None]
 
 router = APIRouter(include_in_schema=False)
-
-
-def _web_store(request: Request) -> Store:
-    return request.app.state.web.stores.get()  # type: ignore[no-any-return]
 
 
 def _players(value: Any) -> str:
@@ -167,47 +165,58 @@ def _meta(row: dict[str, Any]) -> dict[str, Any]:
     return row["meta"] if isinstance(row["meta"], dict) else {}
 
 
-def _every_match_page(
-    request: Request, title: str, part: Callable[[Store, Sight, Pick], str], part_url: str, wide: bool = False
+async def _every_match_page(
+    request: Request,
+    app: Web,
+    title: str,
+    part: Callable[[Store, Sight, Pick], str],
+    part_url: str,
+    wide: bool = False,
 ) -> HTMLResponse:
     """A page of the matches the request may read (the board, every table): the round the address
     picks, else tonight's; kept current by the board's stream; its live part is ``part_url`` with the
     same pick (without one, the part follows tonight as it moves on to the next round)."""
-    store = _web_store(request)
-    seen = sight(request, store)
     pick = picked(request)
-    mark = seen.mark(store)  # (before the part: what the page shows is at least as new)
-    body = _kept(request, store, seen, mark, part_url, lambda: part(store, seen, pick))
-    live = seen.keyed(part_url + pick_query(pick))
-    stream = seen.keyed(f"/api/board/stream?after={quote(mark, safe='')}")
-    return HTMLResponse(_frame(title, body, stream, live, wide))
+
+    def read(store: Store) -> HTMLResponse:
+        seen = sight(request, store)
+        mark = seen.mark(store)  # (before the part: what the page shows is at least as new)
+        body = _kept(request, app, seen, mark, part_url, lambda: part(store, seen, pick))
+        live = seen.keyed(part_url + pick_query(pick))
+        stream = seen.keyed(f"/api/board/stream?after={quote(mark, safe='')}")
+        return HTMLResponse(_frame(title, body, stream, live, wide))
+
+    return await app.stores.run(read)
 
 
-def _every_match_part(request: Request, part: Callable[[Store, Sight, Pick], str]) -> HTMLResponse:
+async def _every_match_part(request: Request, app: Web, part: Callable[[Store, Sight, Pick], str]) -> HTMLResponse:
     """The live part of such a page, fetched again by ``static/live.js``."""
-    store = _web_store(request)
-    seen, pick = sight(request, store), picked(request)
-    text = _kept(request, store, seen, store.mark(), request.url.path, lambda: part(store, seen, pick))
-    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+    pick = picked(request)
+
+    def read(store: Store) -> str:
+        seen = sight(request, store)
+        return _kept(request, app, seen, store.mark(), request.url.path, lambda: part(store, seen, pick))
+
+    return HTMLResponse(await app.stores.run(read), headers={"Cache-Control": "no-store"})
 
 
-def _kept(request: Request, store: Store, seen: Sight, mark: str, part: str, make: Callable[[], str]) -> str:
+def _kept(request: Request, app: Web, seen: Sight, mark: str, part: str, make: Callable[[], str]) -> str:
     """The live part ``part`` of the page the request asks for, as the store stands at ``mark``: made
     once and shared among the requests for it (:class:`~dominolog.web.rendered.Rendered`), by the
     query as sent and what the request may read (its token, the private events, its page key)."""
     token = seen.token.id if seen.token is not None else None
     key = (mark, part, request.url.query, token, seen.private, seen.page_key)
-    return request.app.state.web.rendered.get(key, make)  # type: ignore[no-any-return]
+    return app.rendered.get(key, make)
 
 
 @router.get("/", response_class=HTMLResponse)
-def board(request: Request) -> HTMLResponse:
-    return _every_match_page(request, "Tonight's board", board_part, "/part")
+async def board(request: Request, app: WebState) -> HTMLResponse:
+    return await _every_match_page(request, app, "Tonight's board", board_part, "/part")
 
 
 @router.get("/part", response_class=HTMLResponse)
-def board_fragment(request: Request) -> HTMLResponse:
-    return _every_match_part(request, board_part)
+async def board_fragment(request: Request, app: WebState) -> HTMLResponse:
+    return await _every_match_part(request, app, board_part)
 
 
 def match_part(store: Store, match_id: str, seen: Sight) -> tuple[str, int]:
@@ -274,24 +283,27 @@ def _winner(value: Any) -> str:
 
 
 @router.get("/m/{match_id}", response_class=HTMLResponse)
-def follow(request: Request, match_id: MatchId) -> HTMLResponse:
-    store = _web_store(request)
-    seen = sight(request, store)
-    seen.match(store, match_id)
-    part, last = match_part(store, match_id, seen)
-    stream = api_href(match_id, f"/stream?after={last}")
-    return HTMLResponse(_frame(match_id, part, seen.keyed(stream), seen.keyed(href(match_id) + "/part")))
+async def follow(request: Request, match_id: MatchId, app: WebState) -> HTMLResponse:
+    def read(store: Store) -> HTMLResponse:
+        seen = sight(request, store)
+        seen.match(store, match_id)
+        part, last = match_part(store, match_id, seen)
+        stream = api_href(match_id, f"/stream?after={last}")
+        return HTMLResponse(_frame(match_id, part, seen.keyed(stream), seen.keyed(href(match_id) + "/part")))
+
+    return await app.stores.run(read)
 
 
 @router.get("/m/{match_id}/part", response_class=HTMLResponse)
-def follow_fragment(request: Request, match_id: MatchId) -> HTMLResponse:
-    store = _web_store(request)
-    seen = sight(request, store)
-    seen.match(store, match_id)  # (a 404 is not kept)
-    text = _kept(
-        request, store, seen, store.mark(), href(match_id, "/part"), lambda: match_part(store, match_id, seen)[0]
-    )
-    return HTMLResponse(text, headers={"Cache-Control": "no-store"})
+async def follow_fragment(request: Request, match_id: MatchId, app: WebState) -> HTMLResponse:
+    def read(store: Store) -> str:
+        seen = sight(request, store)
+        seen.match(store, match_id)  # (a 404 is not kept)
+        return _kept(
+            request, app, seen, store.mark(), href(match_id, "/part"), lambda: match_part(store, match_id, seen)[0]
+        )
+
+    return HTMLResponse(await app.stores.run(read), headers={"Cache-Control": "no-store"})
 
 
 def tables_part(store: Store, seen: Sight, pick: Pick = (None, None)) -> str:
@@ -317,13 +329,13 @@ def tables_part(store: Store, seen: Sight, pick: Pick = (None, None)) -> str:
 
 
 @router.get("/tables", response_class=HTMLResponse)
-def tables(request: Request) -> HTMLResponse:
-    return _every_match_page(request, "Every table", tables_part, "/tables/part", wide=True)
+async def tables(request: Request, app: WebState) -> HTMLResponse:
+    return await _every_match_page(request, app, "Every table", tables_part, "/tables/part", wide=True)
 
 
 @router.get("/tables/part", response_class=HTMLResponse)
-def tables_fragment(request: Request) -> HTMLResponse:
-    return _every_match_part(request, tables_part)
+async def tables_fragment(request: Request, app: WebState) -> HTMLResponse:
+    return await _every_match_part(request, app, tables_part)
 
 
 #: the picture of a match between hands (its last hand played), by store, match and hands ended
@@ -358,8 +370,9 @@ def _picture(store: Store, match_id: str) -> str:
     return kept
 
 
-def _standings_body(
+async def _standings_body(
     request: Request,
+    app: Web,
     variant: str | None,
     since: str | None,
     until: str | None,
@@ -371,19 +384,22 @@ def _standings_body(
     from dominolog.club.standings_html import render_body
     from dominolog.web.results import standings_result
 
-    store = _web_store(request)
-    seen = sight(request, store)
-    kept = request.app.state.web.kept
+    def read(store: Store) -> str:
+        seen = sight(request, store)
 
-    def make() -> str:
-        return render_body(standings_result(store, variant, meta, since, until, include_invalid, seen=seen, kept=kept))
+        def make() -> str:
+            made = standings_result(store, variant, meta, since, until, include_invalid, seen=seen, kept=app.kept)
+            return render_body(made)
 
-    return _kept(request, store, seen, store.mark(), "/standings", make)
+        return _kept(request, app, seen, store.mark(), "/standings", make)
+
+    return await app.stores.run(read)
 
 
 @router.get("/standings", response_class=HTMLResponse)
-def standings_page(
+async def standings_page(
     request: Request,
+    app: WebState,
     variant: str | None = None,
     since: str | None = None,
     until: str | None = None,
@@ -397,7 +413,7 @@ def standings_page(
     from dominolog.club.standings_html import page
     from dominolog.web.shared import inline_csp
 
-    body = _standings_body(request, variant, since, until, meta, include_invalid)
+    body = await _standings_body(request, app, variant, since, until, meta, include_invalid)
     query = request.url.query
     part = "/standings/part" + (f"?{query}" if query else "")
     key = request.query_params.get("key")
@@ -407,8 +423,9 @@ def standings_page(
 
 
 @router.get("/standings/part", response_class=HTMLResponse)
-def standings_fragment(
+async def standings_fragment(
     request: Request,
+    app: WebState,
     variant: str | None = None,
     since: str | None = None,
     until: str | None = None,
@@ -417,5 +434,5 @@ def standings_fragment(
 ) -> HTMLResponse:
     from dominolog.htmlpage import page_main
 
-    text = page_main(_standings_body(request, variant, since, until, meta, include_invalid))
+    text = page_main(await _standings_body(request, app, variant, since, until, meta, include_invalid))
     return HTMLResponse(text, headers={"Cache-Control": "no-store"})

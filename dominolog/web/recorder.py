@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -28,23 +28,22 @@ from dominolog.htmlpage import render
 from dominolog.web.assets import asset_url
 from dominolog.web.auth import sight
 from dominolog.web.ids import MatchId, api_href, href
-from dominolog.web.shared import inline_csp
+from dominolog.web.shared import WebState, inline_csp
+
+if TYPE_CHECKING:
+    from dominolog.store import Store
+    from dominolog.web.shared import Web
 
 router = APIRouter()
 #: on every recorder page, its frame of a match not to be read too (``404``): the service worker keeps it
 FRAME_HEADER = "X-Dominolog-Recorder"
 
 
-def _web(request: Request) -> Any:
-    return request.app.state.web
-
-
 def _state(
-    request: Request, web: Any, match_id: str, revealing: bool, skipped: tuple[str, ...]
+    request: Request, web: Web, store: Store, match_id: str, revealing: bool, skipped: tuple[str, ...]
 ) -> dict[str, Any] | None:
     from dominolog.web.recorder_state import recorder_state
 
-    store = web.stores.get()
     sight(request, store).match(store, match_id)  # 404 for a match not stored or not to be read
     return recorder_state(web.stores.session(match_id), match_id, revealing, skipped)
 
@@ -56,12 +55,12 @@ def _state(
 async def recorder_document(
     request: Request,
     match_id: MatchId,
+    web: WebState,
     revealing: bool = False,
     skip: Annotated[list[str] | None, Query(max_length=8)] = None,
 ) -> JSONResponse:
-    web = _web(request)
     skipped = tuple(s[:200] for s in (skip or []))
-    doc = await web.stores.run(lambda s: _state(request, web, match_id, revealing, skipped))
+    doc = await web.stores.run(lambda s: _state(request, web, s, match_id, revealing, skipped))
     if doc is None:
         raise HTTPException(404, "no such match")
     return JSONResponse(doc, headers={"Cache-Control": "no-store"})
@@ -125,10 +124,8 @@ async def service_worker() -> Response:
 
 
 @router.get("/m/{match_id}/record", response_class=HTMLResponse, include_in_schema=False)
-async def record_page(request: Request, match_id: MatchId) -> HTMLResponse:
-    web = _web(request)
-
-    def read(store: Any) -> tuple[list[str], str | None] | None:
+async def record_page(request: Request, match_id: MatchId, web: WebState) -> HTMLResponse:
+    def read(store: Store) -> tuple[list[str], str | None] | None:
         if not store.has_match(match_id) or not sight(request, store).sees(match_id, store.event_of(match_id)):
             return None
         state = store.fold_of(match_id).reducer.state

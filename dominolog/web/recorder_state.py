@@ -65,7 +65,7 @@ def recorder_state(
     """The document of the match ``session`` records (see the module's text). ``revealing``: the table
     said the hand is over (hidden tiles: the reveals are asked for); ``skipped``: players whose reveal
     the table passed over."""
-    from dominolog.export import NoPicture, table_picture
+    from dominolog.export import NoPicture, hand_picture, table_picture
     from dominolog.log.words import describe_record
     from dominolog.recording.prompt import Flow, expect, match_totals, outcome_text
 
@@ -90,7 +90,12 @@ def recorder_state(
         "picture_note": None,
     }
     try:
-        doc["picture"] = table_picture(match_id, records) if hand is not None else None
+        if hand is not None and state is not None and records:
+            # the hand in play as the session's fold holds it (table_picture would fold the match again
+            # to reach the same state: the same picture, byte for byte)
+            doc["picture"] = hand_picture(state, hand, records[-1].seq)
+        elif hand is not None:
+            doc["picture"] = table_picture(match_id, records)
     except NoPicture as exc:
         doc["picture_note"] = str(exc)
     doc["hands"] = (

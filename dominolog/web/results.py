@@ -26,7 +26,7 @@ from fastapi.responses import Response
 
 from dominolog.web.auth import Sight, sight
 from dominolog.web.ids import MatchId
-from dominolog.web.shared import inline_csp
+from dominolog.web.shared import WebState, inline_csp
 
 if TYPE_CHECKING:
     from dominolog.club.standings import Standings
@@ -57,14 +57,9 @@ def _answers(*formats: str) -> dict[int | str, dict[str, Any]]:
     return {200: {"description": "the command's output, in the format asked for", "content": content}}
 
 
-def _store(request: Request) -> Store:
-    return request.app.state.web.stores.get()  # type: ignore[no-any-return]
-
-
-def _readable(request: Request, match_id: str) -> Store:
+def _readable(request: Request, store: Store, match_id: str) -> Store:
     """The store, once the request may read the match (:func:`dominolog.web.auth.sight`: ``404`` for
     a match not stored or private to this request, ``401`` for a wrong key)."""
-    store = _store(request)
     sight(request, store).match(store, match_id)
     return store
 
@@ -274,63 +269,80 @@ def standings_result(
 
 
 @router.get("/m/{match_id}/audit", include_in_schema=False)
-def audit_page(request: Request, match_id: MatchId) -> Response:
-    return _html(audit_of(_readable(request, match_id), match_id))
+async def audit_page(request: Request, match_id: MatchId, app: WebState) -> Response:
+    return _html(await app.stores.run(lambda store: audit_of(_readable(request, store, match_id), match_id)))
 
 
 @router.get("/m/{match_id}/sheet", include_in_schema=False)
-def sheet_page(request: Request, match_id: MatchId) -> Response:
-    store = _store(request)
-    seen = sight(request, store)
-    seen.match(store, match_id)
-    return _html(sheet_of(store, match_id, seen.keyed("audit")))
+async def sheet_page(request: Request, match_id: MatchId, app: WebState) -> Response:
+    def read(store: Store) -> str:
+        seen = sight(request, store)
+        seen.match(store, match_id)
+        return sheet_of(store, match_id, seen.keyed("audit"))
+
+    return _html(await app.stores.run(read))
 
 
 @router.get("/m/{match_id}/analysis", include_in_schema=False)
-def analysis_page(request: Request, match_id: MatchId) -> Response:
+async def analysis_page(request: Request, match_id: MatchId, app: WebState) -> Response:
     from dominolog.web.frame import frame
     from dominolog.web.ids import href
 
-    store = _store(request)
-    seen = sight(request, store)
-    seen.match(store, match_id)
-    try:
-        return _html(analysis_of(store, match_id, "html", request.app.state.analysing)[0])
-    except Pending as pending:
-        part = pending_part(match_id, pending.ended)
-        stream, again = seen.keyed("/api/board/stream"), seen.keyed(href(match_id, "/analysis/part"))
-        page = frame(f"Analysis: {match_id}", part, stream, again)
-        return Response(page, media_type=MEDIA["html"], headers={"Cache-Control": "no-store"})
+    analysing = request.app.state.analysing
+
+    def read(store: Store) -> Response:
+        seen = sight(request, store)
+        seen.match(store, match_id)
+        try:
+            return _html(analysis_of(store, match_id, "html", analysing)[0])
+        except Pending as pending:
+            part = pending_part(match_id, pending.ended)
+            stream, again = seen.keyed("/api/board/stream"), seen.keyed(href(match_id, "/analysis/part"))
+            page = frame(f"Analysis: {match_id}", part, stream, again)
+            return Response(page, media_type=MEDIA["html"], headers={"Cache-Control": "no-store"})
+
+    return await app.stores.run(read)
 
 
 @router.get("/m/{match_id}/analysis/part", include_in_schema=False)
-def analysis_part(request: Request, match_id: MatchId) -> Response:
+async def analysis_part(request: Request, match_id: MatchId, app: WebState) -> Response:
     """The waiting page's live part; once the analysis is kept, a header asking the page to load again."""
-    try:
-        analysis_of(_readable(request, match_id), match_id, "html", request.app.state.analysing)
-    except Pending as pending:
-        return Response(
-            pending_part(match_id, pending.ended), media_type=MEDIA["html"], headers={"Cache-Control": "no-store"}
-        )
-    return Response("", media_type=MEDIA["html"], headers={"Cache-Control": "no-store", "X-Dominolog-Reload": "1"})
+    analysing = request.app.state.analysing
+
+    def read(store: Store) -> Response:
+        try:
+            analysis_of(_readable(request, store, match_id), match_id, "html", analysing)
+        except Pending as pending:
+            return Response(
+                pending_part(match_id, pending.ended), media_type=MEDIA["html"], headers={"Cache-Control": "no-store"}
+            )
+        return Response("", media_type=MEDIA["html"], headers={"Cache-Control": "no-store", "X-Dominolog-Reload": "1"})
+
+    return await app.stores.run(read)
 
 
 @router.get(
     "/api/matches/{match_id}/analysis",
     summary="The analysis (`dominolog analyze ID --db DB --format F`), kept current by the server; 202 while made",
 )
-def analysis_api(request: Request, match_id: MatchId, format: AuditFormat = "json") -> Response:
+async def analysis_api(request: Request, match_id: MatchId, app: WebState, format: AuditFormat = "json") -> Response:
     from fastapi.responses import JSONResponse
 
     fmt = _choose(format, AUDIT_FORMATS)
-    store = _readable(request, match_id)
-    try:
-        text, seq = analysis_of(store, match_id, fmt, request.app.state.analysing)
-    except Pending as pending:
-        return JSONResponse(
-            {"match": match_id, "analysis": str(pending)}, status_code=202, headers={"Retry-After": "5"}
-        )
-    head_seq = store.fold_of(match_id).seq
+    analysing = request.app.state.analysing
+
+    def read(store: Store) -> tuple[str, int, int] | Pending:
+        _readable(request, store, match_id)
+        try:
+            text, seq = analysis_of(store, match_id, fmt, analysing)
+        except Pending as pending:
+            return pending
+        return text, seq, store.fold_of(match_id).seq
+
+    found = await app.stores.run(read)
+    if isinstance(found, Pending):
+        return JSONResponse({"match": match_id, "analysis": str(found)}, status_code=202, headers={"Retry-After": "5"})
+    text, seq, head_seq = found
     headers = {"X-Dominolog-Analysis-Seq": str(seq), "X-Dominolog-Analysis-Current": "yes" if seq == head_seq else "no"}
     if fmt == "html":
         return Response(
@@ -344,15 +356,18 @@ def analysis_api(request: Request, match_id: MatchId, format: AuditFormat = "jso
     summary="The audit report (`dominolog audit ID --db DB --format F`)",
     responses=_answers("text", "json", "html"),
 )
-def audit_api(
+async def audit_api(
     request: Request,
     match_id: MatchId,
+    app: WebState,
     format: AuditFormat = "text",
     hand: Annotated[int | None, Query(ge=1)] = None,
     min_likelihood: Annotated[float | None, Query(ge=0.0, le=1.0)] = None,
 ) -> Response:
     fmt = _choose(format, AUDIT_FORMATS)
-    text = audit_of(_readable(request, match_id), match_id, fmt, hand, min_likelihood)
+    text = await app.stores.run(
+        lambda store: audit_of(_readable(request, store, match_id), match_id, fmt, hand, min_likelihood)
+    )
     return _html(text) if fmt == "html" else Response(text, media_type=MEDIA[fmt])
 
 
@@ -361,16 +376,19 @@ def audit_api(
     summary="The match exported (`dominolog export ID --db DB --format F`)",
     responses=_answers(*EXPORT_FORMATS),
 )
-def export_api(
+async def export_api(
     request: Request,
     match_id: MatchId,
+    app: WebState,
     format: ExportFormat = "jsonl",
     scored: bool = False,
     long: bool = False,
     at: Annotated[int | None, Query(ge=1)] = None,
 ) -> Response:
     fmt = _choose(format, EXPORT_FORMATS)
-    data = export_of(_readable(request, match_id), match_id, fmt, scored, long, at)
+    data = await app.stores.run(
+        lambda store: export_of(_readable(request, store, match_id), match_id, fmt, scored, long, at)
+    )
     return _html(data.decode()) if fmt == "html" else Response(data, media_type=MEDIA[fmt])
 
 
@@ -379,8 +397,9 @@ def export_api(
     summary="The standings (`dominolog standings --db DB --format F` and its filters)",
     responses=_answers("text", "csv", "json", "html"),
 )
-def standings_api(
+async def standings_api(
     request: Request,
+    app: WebState,
     format: StandingsFormat = "text",
     variant: str | None = None,
     meta: Annotated[list[str] | None, Query()] = None,
@@ -390,19 +409,12 @@ def standings_api(
     loss: bool = False,
     fairplay: bool = False,
 ) -> Response:
-    store = _store(request)
-    seen = sight(request, store)
-    text = standings_of(
-        store,
-        format,
-        variant,
-        meta,
-        since,
-        until,
-        include_invalid,
-        loss,
-        seen,
-        fairplay=fairplay,
-        kept=request.app.state.web.kept,
-    )
+
+    def read(store: Store) -> str:
+        seen = sight(request, store)
+        return standings_of(
+            store, format, variant, meta, since, until, include_invalid, loss, seen, fairplay=fairplay, kept=app.kept
+        )
+
+    text = await app.stores.run(read)
     return _html(text) if format == "html" else Response(text, media_type=MEDIA[format])

@@ -6,6 +6,9 @@ use it: so neither imports the other."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Annotated
+
+from fastapi import Depends, Request
 
 from dominolog.web.auth import RATE, Rate
 from dominolog.web.rendered import Kept, Once, Rendered
@@ -69,3 +72,13 @@ class Web:
         self.rendered = Rendered()
         self.kept = Kept()
         self.board = Once()
+
+
+def web(request: Request) -> Web:
+    """What the routes share (:class:`Web`), as the app keeps it."""
+    return request.app.state.web  # type: ignore[no-any-return]
+
+
+#: a route's :class:`Web`: the one way a route reaches the store (``await app.stores.run(work)`` to read,
+#: ``await app.stores.write(work)`` to write; tests/test_web_routes.py keeps every route to it)
+WebState = Annotated[Web, Depends(web)]
