@@ -58,6 +58,28 @@ def test_every_import_is_a_relative_name_of_the_package() -> None:
         assert "import(" not in text and "http" not in text, name
 
 
+def test_the_modules_import_in_one_direction_only() -> None:
+    """No circle among the modules (the architecture's rule, for the scripts too): the modules that change
+    the state ask for the page to be drawn again through state.js's show(), which the entry points at
+    table.js's draw(), rather than importing the table, which imports them."""
+    graph = {
+        name: [t[2:] for t in _imports((STATIC / "record" / name).read_text(encoding="utf-8"))] for name in modules()
+    }
+    assert graph["state.js"] == []  # (the ground floor)
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, " -> ".join((*path, name))
+        if name not in done:
+            for target in graph[name]:
+                visit(target, (*path, name))
+            done.add(name)
+
+    for name in graph:
+        visit(name, ())
+    assert "table.js" not in {t for targets in graph.values() for t in targets if t}
+
+
 def test_the_modules_are_served_revalidated(server: Server) -> None:
     _start(server)
     page = server.client.get(f"/m/{MATCH}/record")

@@ -4,12 +4,14 @@
 // (drawing it), prompts.js (what the page says and asks), pad.js (the pad, the actions, the taps).
 // It holds no rules: what it shows and every entry it sends come from the server's state document
 // (GET /api/matches/ID/recorder).
-import { $, DOC, QUEUE, S, TOKEN, queue, root, store, stored } from "./record/state.js";
+import { $, DOC, QUEUE, S, TOKEN, onShow, queue, root, show, store, stored } from "./record/state.js";
 import { enqueue, pump } from "./record/queue.js";
 import { load } from "./record/reading.js";
 import { tap } from "./record/pad.js";
-import { show } from "./record/table.js";
-import "./record/prompts.js";  // (imported by table.js and pad.js: named here, it is fetched with them, not after)
+import { draw } from "./record/table.js";
+import "./record/prompts.js";  // (imported by table.js: named here, it is fetched with the others, not after)
+
+onShow(draw);  // (state.js's show() draws with table.js: the modules that change the state do not import it)
 
 function start() {
   // the table card's link: #token=TOKEN, kept for this match, taken out of the address bar

@@ -2,10 +2,9 @@
 // what a tap does: S.mode is what a tap is in the middle of (a place to choose, a drawn tile, the tile
 // turned up at a deal, a pair's two tiles, a tap that ends the hand asked once, the tiles revealed, an
 // undo asked once); an entry made goes to the queue (queue.js).
-import { $, JSONL, S, behind, queue } from "./state.js";
+import { $, behind, el, fill, JSONL, queue, S, show } from "./state.js";
 import { enqueue, resolve } from "./queue.js";
 import { load } from "./reading.js";
-import { el, fill, show } from "./table.js";
 
 function queuedTiles(q) {
   var out = {};

@@ -1,8 +1,7 @@
 // dominolog recorder: what the page says and asks (docs/recorder-phone.md): the banner (offline,
 // waiting, refused, halted, conflict), the prompt and its offer (a deal, a reveal), the agreement asked
 // at a hand's end, the places a tile may go, a conflict with another writer.
-import { $, S, mover, root } from "./state.js";
-import { el, fill } from "./table.js";
+import { $, el, fill, mover, root, S } from "./state.js";
 
 export function showBanner(q) {
   var waiting = q.entries.length, conflict = S.conflict, offline = S.offline, halted = S.halted;

@@ -2,9 +2,8 @@
 // localStorage first (its own Idempotency-Key, the seq it should get), shown as pending, sent in order,
 // once each; recorded only when the server answered 201. Retries keep the key; a conflict is resolved
 // by the person recording (keep theirs after the server's, or drop them).
-import { $, DN, JSONL, S, TOKEN, api, mover, queue, readingQuery, saveQueue, stored } from "./state.js";
+import { $, api, DN, JSONL, mover, queue, readingQuery, S, saveQueue, show, stored, TOKEN } from "./state.js";
 import { load, take } from "./reading.js";
-import { show } from "./table.js";
 
 function newKey() {
   var a = new Uint8Array(16);

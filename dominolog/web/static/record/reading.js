@@ -1,7 +1,6 @@
 // dominolog recorder: reading the state document (GET /api/matches/ID/recorder) and the live stream.
 // The page holds no rules: what it shows comes from this document, kept in localStorage for a reload.
-import { DOC, S, TOKEN, api, queue, readingQuery, store, stored } from "./state.js";
-import { show } from "./table.js";
+import { api, DOC, queue, readingQuery, S, show, store, stored, TOKEN } from "./state.js";
 
 export function load() {
   if (S.loading) { S.reloadAgain = true; return; }

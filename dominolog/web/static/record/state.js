@@ -6,6 +6,23 @@ export var api = root ? root.dataset.api : "", match = root ? root.dataset.match
 export var TOKEN = "dominolog.token." + match, QUEUE = "dominolog.queue." + match, DOC = "dominolog.doc." + match;
 export var JSONL = "application/x-ndjson", DN = "text/x-dominolog-notation";
 export function $(id) { return document.getElementById(id); }
+export function el(tag, text, attrs) {
+  var n = document.createElement(tag);
+  if (text !== undefined && text !== null) n.textContent = text;
+  Object.keys(attrs || {}).forEach(function (k) { n.setAttribute(k, attrs[k]); });
+  return n;
+}
+export function fill(node, children) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  children.forEach(function (c) { node.appendChild(c); });
+}
+
+// Drawing the page again: table.js's draw(), which the entry names here (onShow), so that the modules
+// that change the state (pad, queue, reading, prompts) ask for it without importing the table, which
+// imports them: the modules import in one direction only, no circle.
+var redraw = function () {};
+export function onShow(f) { redraw = f; }
+export function show() { redraw(); }
 
 export var S = {
   doc: null, mode: null, sending: false, offline: false, conflict: null, halted: null,

@@ -1,20 +1,11 @@
 // dominolog recorder: drawing the page from the state document (docs/recorder-phone.md): the table's
 // picture (the server's SVG) with the plays waiting greyed on it, the status, the hands, the events,
-// the queue; show() draws it all again, then the prompts, the pad and the actions.
-import { $, S, mover, queue, root } from "./state.js";
+// the queue; draw() draws it all again, then the prompts, the pad and the actions (the other modules
+// call state.js's show(), which the entry points here: nothing imports this module back).
+import { $, S, el, fill, mover, queue, root } from "./state.js";
 import { showActions, showPad } from "./pad.js";
 import { showBanner, showConflict, showPlaces, showPrompt } from "./prompts.js";
 
-export function el(tag, text, attrs) {
-  var n = document.createElement(tag);
-  if (text !== undefined && text !== null) n.textContent = text;
-  Object.keys(attrs || {}).forEach(function (k) { n.setAttribute(k, attrs[k]); });
-  return n;
-}
-export function fill(node, children) {
-  while (node.firstChild) node.removeChild(node.firstChild);
-  children.forEach(function (c) { node.appendChild(c); });
-}
 function tiles(list) {  // a tile is not cut at the line's end: a non-breaking hyphen
   return list.map(function (t) { return t.replace("-", "\u2011"); }).join(" ");
 }
@@ -26,7 +17,7 @@ export function waitingOn(q) {  // the plays and passes waiting that the state s
   return q.entries.filter(function (e) { return e.moves && e.seq > S.doc.seq; });
 }
 
-export function show() {
+export function draw() {
   if (!root) return;
   var q = queue();
   showBanner(q);
