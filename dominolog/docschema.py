@@ -1,0 +1,66 @@
+"""JSON Schemas of the documents dominolog prints (``list --json``...), generated from typed document
+models (pydantic) rather than written by hand, in the plain form ``schemas/`` keeps: no generated
+titles, nested models written in place (no ``$defs``), ``["string", "null"]`` for a simple type that
+may be null, a ``Literal``'s values as an ``enum`` alone, and each object's keys in one order (``type``,
+``enum``, ``required``, ``properties``, ``items``, ..., ``description`` last).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+#: the order of a schema object's keys (others after these, as generated)
+_ORDER = ("type", "enum", "const", "required", "properties", "items", "additionalProperties", "anyOf", "minimum")
+
+
+def document_schema(model: type[BaseModel], uri: str, title: str) -> dict[str, Any]:
+    """The schema of a document ``model`` is the whole of, with its ``$id`` (``uri``) and ``title``; its
+    description is the model's docstring."""
+    raw = model.model_json_schema()
+    defs = raw.pop("$defs", {})
+    body = _plain(raw, defs)
+    description = body.pop("description", None)
+    head: dict[str, Any] = {"$schema": DRAFT, "$id": uri, "title": title}
+    if description is not None:
+        head["description"] = description
+    return {**head, **body}
+
+
+def _plain(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """One schema object in the plain form (see the module)."""
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        inner = _plain(defs[ref.rsplit("/", 1)[-1]], defs)
+        inner.pop("description", None)  # (a model's docstring describes the model, not this use of it)
+        extra = {k: v for k, v in node.items() if k != "$ref"}
+        return _ordered({**inner, **_plain(extra, defs)})
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "title":
+            continue
+        if key == "properties":
+            out[key] = {name: _plain(sub, defs) for name, sub in value.items()}
+        elif key in ("items", "additionalProperties") and isinstance(value, dict):
+            out[key] = _plain(value, defs)
+        elif key == "anyOf":
+            out[key] = [_plain(sub, defs) for sub in value]
+        else:
+            out[key] = value
+    if "enum" in out:
+        out.pop("type", None)  # (a Literal's values say it all)
+    choices = out.get("anyOf")
+    if isinstance(choices, list) and len(choices) == 2 and choices[1] == {"type": "null"}:
+        first = choices[0]
+        if set(first) == {"type"} and isinstance(first["type"], str):
+            del out["anyOf"]
+            out["type"] = [first["type"], "null"]
+    return _ordered(out)
+
+
+def _ordered(node: dict[str, Any]) -> dict[str, Any]:
+    ranked = sorted(node, key=lambda k: (_ORDER.index(k) if k in _ORDER else len(_ORDER), k == "description"))
+    return {key: node[key] for key in ranked}
