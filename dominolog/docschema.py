@@ -1,8 +1,9 @@
 """JSON Schemas of the documents dominolog prints (``list --json``...), generated from typed document
 models (pydantic) rather than written by hand, in the plain form ``schemas/`` keeps: no generated
-titles, nested models written in place (no ``$defs``), ``["string", "null"]`` for a simple type that
-may be null, a ``Literal``'s values as an ``enum`` alone, and each object's keys in one order (``type``,
-``enum``, ``required``, ``properties``, ``items``, ..., ``description`` last).
+titles and no defaults, nested models written in place (no ``$defs``), ``["string", "null"]`` for a
+simple type that may be null, a ``Literal``'s values as an ``enum`` (or ``const``) alone, and each
+object's keys in one order (``type``, ``enum``, ``required``, ``properties``, ``items``, ...,
+``description`` last).
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ def _plain(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
         return _ordered({**inner, **_plain(extra, defs)})
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key == "title":
-            continue
+        if key in ("title", "default") or (key == "additionalProperties" and value is True):
+            continue  # (a default is the printer's, not the document's; any property is the default)
         if key == "properties":
             out[key] = {name: _plain(sub, defs) for name, sub in value.items()}
         elif key in ("items", "additionalProperties") and isinstance(value, dict):
@@ -50,7 +51,7 @@ def _plain(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
             out[key] = [_plain(sub, defs) for sub in value]
         else:
             out[key] = value
-    if "enum" in out:
+    if "enum" in out or "const" in out:
         out.pop("type", None)  # (a Literal's values say it all)
     choices = out.get("anyOf")
     if isinstance(choices, list) and len(choices) == 2 and choices[1] == {"type": "null"}:

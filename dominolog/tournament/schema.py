@@ -3,8 +3,11 @@ document of ``dominolog event show --json`` (written to ``schemas/``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import BaseModel, Field
+
+from dominolog.docschema import document_schema
 from dominolog.tournament.event import EVENT_NAME_LIMIT, FORMATS, LABEL_LIMIT, MAX_ROUNDS, NAME_LIMIT
 
 _NAME = {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT}
@@ -97,79 +100,65 @@ def record_schema(base_uri: str) -> dict[str, Any]:
     }
 
 
+#: the states of a round's table
+TableState = Literal[
+    "bye", "not started", "playing", "ended", "disputed", "not agreed", "forfeit", "abandoned", "missing"
+]
+
+
+class StandingRow(BaseModel):
+    # an entrant's row of the standings
+    place: int = Field(ge=1, description="Equal entrants share a place.")
+    entrant: str
+    players: list[str]
+    withdrawn: bool
+    played: int = Field(ge=0)
+    wins: int = Field(ge=0)
+    draws: int = Field(ge=0)
+    losses: int = Field(ge=0)
+    byes: int = Field(ge=0)
+    forfeits: int = Field(0, ge=0, description="Forfeits lost.")
+    match_points: float = Field(0, description="A win 1, a draw 0.5, a bye or a forfeit won 1.")
+    points_for: int = 0
+    points_against: int = 0
+    difference: int = Field(0, description="Points for minus points against.")
+
+
+class RoundTable(BaseModel):
+    # a table of a round, and how its match stands
+    round: int
+    table: int
+    first: str
+    second: str | None
+    match: str | None
+    players: list[str] = Field(description="In seat order.")
+    leads: str = Field(description="Who leads the first hand.")
+    state: TableState
+    words: str
+    points: list[int] | None
+
+
+class EventRound(BaseModel):
+    round: int
+    tables: list[RoundTable]
+
+
+class EventStandings(BaseModel):
+    after_round: int | None
+    rows: list[StandingRow]
+
+
+class EventShown(BaseModel):
+    """A club event: its log's state, each round's tables and their state, the standings."""
+
+    event: dict[str, Any] = Field(
+        json_schema_extra={"required": ["name", "format", "rounds", "variant", "entrants", "paired"]}
+    )
+    planned_rounds: int = Field(ge=0)
+    rounds: list[EventRound]
+    standings: EventStandings
+
+
 def event_schema(base_uri: str) -> dict[str, Any]:
-    """The document of ``dominolog event show --json`` (and ``GET /api/events/NAME``)."""
-    count = {"type": "integer", "minimum": 0}
-    row = {
-        "type": "object",
-        "required": ["place", "entrant", "players", "withdrawn", "played", "wins", "draws", "losses", "byes"],
-        "properties": {
-            "place": {"type": "integer", "minimum": 1, "description": "Equal entrants share a place."},
-            "entrant": {"type": "string"},
-            "players": {"type": "array", "items": {"type": "string"}},
-            "withdrawn": {"type": "boolean"},
-            "played": count,
-            "wins": count,
-            "draws": count,
-            "losses": count,
-            "byes": count,
-            "forfeits": {**count, "description": "Forfeits lost."},
-            "match_points": {"type": "number", "description": "A win 1, a draw 0.5, a bye or a forfeit won 1."},
-            "points_for": {"type": "integer"},
-            "points_against": {"type": "integer"},
-            "difference": {"type": "integer", "description": "Points for minus points against."},
-        },
-    }
-    table = {
-        "type": "object",
-        "required": ["round", "table", "first", "second", "match", "players", "leads", "state", "words", "points"],
-        "properties": {
-            "round": {"type": "integer"},
-            "table": {"type": "integer"},
-            "first": {"type": "string"},
-            "second": {"type": ["string", "null"]},
-            "match": {"type": ["string", "null"]},
-            "players": {"type": "array", "items": {"type": "string"}, "description": "In seat order."},
-            "leads": {"type": "string", "description": "Who leads the first hand."},
-            "state": {
-                "enum": [
-                    "bye",
-                    "not started",
-                    "playing",
-                    "ended",
-                    "disputed",
-                    "not agreed",
-                    "forfeit",
-                    "abandoned",
-                    "missing",
-                ]
-            },
-            "words": {"type": "string"},
-            "points": {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]},
-        },
-    }
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"{base_uri}club-event.schema.json",
-        "title": "dominolog event show --json",
-        "description": "A club event: its log's state, each round's tables and their state, the standings.",
-        "type": "object",
-        "required": ["event", "planned_rounds", "rounds", "standings"],
-        "properties": {
-            "event": {"type": "object", "required": ["name", "format", "rounds", "variant", "entrants", "paired"]},
-            "planned_rounds": count,
-            "rounds": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["round", "tables"],
-                    "properties": {"round": {"type": "integer"}, "tables": {"type": "array", "items": table}},
-                },
-            },
-            "standings": {
-                "type": "object",
-                "required": ["after_round", "rows"],
-                "properties": {"after_round": {"type": ["integer", "null"]}, "rows": {"type": "array", "items": row}},
-            },
-        },
-    }
+    """The document of ``dominolog event show --json`` (and ``GET /api/events/NAME``), from its model."""
+    return document_schema(EventShown, f"{base_uri}club-event.schema.json", "dominolog event show --json")
