@@ -10,21 +10,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 #: the order of a schema object's keys (others after these, as generated)
-_ORDER = ("type", "enum", "const", "required", "properties", "items", "additionalProperties", "anyOf", "minimum")
+_ORDER = (
+    "type",
+    "enum",
+    "const",
+    "required",
+    "properties",
+    "items",
+    "additionalProperties",
+    "anyOf",
+    "oneOf",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+)
 
 
-def document_schema(model: type[BaseModel], uri: str, title: str) -> dict[str, Any]:
-    """The schema of a document ``model`` is the whole of, with its ``$id`` (``uri``) and ``title``; its
-    description is the model's docstring."""
-    raw = model.model_json_schema()
+def document_schema(
+    model: type[BaseModel] | TypeAdapter[Any], uri: str, title: str, description: str | None = None
+) -> dict[str, Any]:
+    """The schema of a document ``model`` is the whole of (a union of models: a ``TypeAdapter``), with
+    its ``$id`` (``uri``) and ``title``; its description is ``description``, else the model's docstring."""
+    raw = model.json_schema() if isinstance(model, TypeAdapter) else model.model_json_schema()
     defs = raw.pop("$defs", {})
+    raw.pop("discriminator", None)  # (OpenAPI's, not JSON Schema's: each choice's const tells)
     body = _plain(raw, defs)
-    description = body.pop("description", None)
+    description = body.pop("description", description)
     head: dict[str, Any] = {"$schema": DRAFT, "$id": uri, "title": title}
     if description is not None:
         head["description"] = description
@@ -49,6 +68,8 @@ def _plain(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
             out[key] = _plain(value, defs)
         elif key == "anyOf":
             out[key] = [_plain(sub, defs) for sub in value]
+        elif key == "oneOf":  # (a choice of models: each one keeps its docstring, said after its type)
+            out[key] = [_choice(sub, defs) for sub in value]
         else:
             out[key] = value
     if "enum" in out or "const" in out:
@@ -60,6 +81,18 @@ def _plain(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
             del out["anyOf"]
             out["type"] = [first["type"], "null"]
     return _ordered(out)
+
+
+def _choice(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    ref = node.get("$ref")
+    if not isinstance(ref, str):
+        return _plain(node, defs)
+    model = defs[ref.rsplit("/", 1)[-1]]
+    inner = _plain(model, defs)
+    if "description" not in model:
+        return inner
+    kind = {"type": inner.pop("type")} if "type" in inner else {}
+    return {**kind, "description": inner.pop("description"), **inner}
 
 
 def _ordered(node: dict[str, Any]) -> dict[str, Any]:

@@ -3,101 +3,117 @@ document of ``dominolog event show --json`` (written to ``schemas/``)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter
 
 from dominolog.docschema import document_schema
 from dominolog.tournament.event import EVENT_NAME_LIMIT, FORMATS, LABEL_LIMIT, MAX_ROUNDS, NAME_LIMIT
 
-_NAME = {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT}
-_COMMON = {
-    "seq": {"type": "integer", "minimum": 1, "description": "The record's place in its event's log, from 1."},
-    "at": {"type": "string", "description": "When it was stored (RFC 3339, UTC)."},
-}
+#: an entrant's (a player's or a team's) name
+Name = Annotated[str, Field(min_length=1, max_length=NAME_LIMIT)]
+#: a round's number
+Round = Annotated[int, Field(ge=1)]
 
 
-def _record(kind: str, description: str, fields: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "description": description,
-        "required": ["type", "seq", "at", *required],
-        "properties": {"type": {"const": kind}, **_COMMON, **fields},
-    }
+class Record(BaseModel):
+    # what every record of the log has (its ``type`` each kind's own)
+    type: str
+    seq: int = Field(ge=1, description="The record's place in its event's log, from 1.")
+    at: str = Field(description="When it was stored (RFC 3339, UTC).")
+
+
+class EventCreate(Record):
+    """Makes the event; always the first record."""
+
+    type: Literal["event_create"]
+    name: str = Field(min_length=1, max_length=EVENT_NAME_LIMIT)
+    format: str = Field(json_schema_extra={"enum": list(FORMATS)})  # (one of tournament.event.FORMATS)
+    rounds: int = Field(ge=1, le=MAX_ROUNDS)
+    variant: str
+    options: dict[str, Any] = Field({}, description="The options of every match (match_start.options).")
+    team_size: Literal[1, 2] = Field(1, description="1: players; 2: teams of two.")
+    date: str = Field("", description="YYYY-MM-DD.")
+    title: str = ""
+
+
+class PlayerAdd(Record):
+    """Registers a player (a late entry once rounds are paired)."""
+
+    type: Literal["player_add"]
+    name: Name
+    club: str = Field("", max_length=LABEL_LIMIT)
+    member: str = Field("", max_length=LABEL_LIMIT)
+
+
+class TeamAdd(Record):
+    """Registers a team of registered players (team events)."""
+
+    type: Literal["team_add"]
+    team: Name
+    players: list[Name] = Field(min_length=2, max_length=2)
+
+
+class Withdraw(Record):
+    """Not paired from the next round on."""
+
+    type: Literal["withdraw"]
+    entrant: Name
+
+
+class PairedTable(BaseModel):
+    # a table of a round's pairing
+    table: int = Field(ge=1)
+    first: Name = Field(description="The entrant who leads the match's first hand.")
+    second: Name | None = Field(description="null: `first` has the bye.")
+    match: str | None = Field(description="The match made for the table (null: a bye).")
+
+
+class RoundPair(Record):
+    """A round's pairing, with the matches made for it."""
+
+    type: Literal["round_pair"]
+    round: Round
+    tables: list[PairedTable] = Field(min_length=1)
+
+
+class RoundUndo(Record):
+    """The last round's pairing withdrawn before its first deal."""
+
+    type: Literal["round_undo"]
+    round: Round
+
+
+class Forfeit(Record):
+    """The director ends a match: `winner` wins by forfeit; null: both lose."""
+
+    type: Literal["forfeit"]
+    match: str
+    winner: Name | None
+    reason: str = ""
+
+
+class EventEnd(Record):
+    """No more rounds."""
+
+    type: Literal["event_end"]
+
+
+#: one record of the log, chosen by its ``type``
+AnyRecord = Annotated[
+    EventCreate | PlayerAdd | TeamAdd | Withdraw | RoundPair | RoundUndo | Forfeit | EventEnd,
+    Field(discriminator="type"),
+]
 
 
 def record_schema(base_uri: str) -> dict[str, Any]:
-    """One record of a club event's log."""
-    table = {
-        "type": "object",
-        "required": ["table", "first", "second", "match"],
-        "properties": {
-            "table": {"type": "integer", "minimum": 1},
-            "first": {**_NAME, "description": "The entrant who leads the match's first hand."},
-            "second": {"anyOf": [_NAME, {"type": "null"}], "description": "null: `first` has the bye."},
-            "match": {"type": ["string", "null"], "description": "The match made for the table (null: a bye)."},
-        },
-    }
-    kinds = [
-        _record(
-            "event_create",
-            "Makes the event; always the first record.",
-            {
-                "name": {"type": "string", "minLength": 1, "maxLength": EVENT_NAME_LIMIT},
-                "format": {"enum": list(FORMATS)},
-                "rounds": {"type": "integer", "minimum": 1, "maximum": MAX_ROUNDS},
-                "variant": {"type": "string"},
-                "options": {"type": "object", "description": "The options of every match (match_start.options)."},
-                "team_size": {"enum": [1, 2], "description": "1: players; 2: teams of two."},
-                "date": {"type": "string", "description": "YYYY-MM-DD."},
-                "title": {"type": "string"},
-            },
-            ["name", "format", "rounds", "variant"],
-        ),
-        _record(
-            "player_add",
-            "Registers a player (a late entry once rounds are paired).",
-            {
-                "name": _NAME,
-                "club": {"type": "string", "maxLength": LABEL_LIMIT},
-                "member": {"type": "string", "maxLength": LABEL_LIMIT},
-            },
-            ["name"],
-        ),
-        _record(
-            "team_add",
-            "Registers a team of registered players (team events).",
-            {"team": _NAME, "players": {"type": "array", "items": _NAME, "minItems": 2, "maxItems": 2}},
-            ["team", "players"],
-        ),
-        _record("withdraw", "Not paired from the next round on.", {"entrant": _NAME}, ["entrant"]),
-        _record(
-            "round_pair",
-            "A round's pairing, with the matches made for it.",
-            {"round": {"type": "integer", "minimum": 1}, "tables": {"type": "array", "items": table, "minItems": 1}},
-            ["round", "tables"],
-        ),
-        _record(
-            "round_undo",
-            "The last round's pairing withdrawn before its first deal.",
-            {"round": {"type": "integer", "minimum": 1}},
-            ["round"],
-        ),
-        _record(
-            "forfeit",
-            "The director ends a match: `winner` wins by forfeit; null: both lose.",
-            {"match": {"type": "string"}, "winner": {"anyOf": [_NAME, {"type": "null"}]}, "reason": {"type": "string"}},
-            ["match", "winner"],
-        ),
-        _record("event_end", "No more rounds.", {}, []),
-    ]
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"{base_uri}club-record.schema.json",
-        "title": "dominolog club event record",
-        "description": "One record of a club event's log (`dominolog event log`, one a line), chosen by `type`.",
-        "oneOf": kinds,
-    }
+    """One record of a club event's log, from its models."""
+    return document_schema(
+        TypeAdapter(AnyRecord),
+        f"{base_uri}club-record.schema.json",
+        "dominolog club event record",
+        "One record of a club event's log (`dominolog event log`, one a line), chosen by `type`.",
+    )
 
 
 #: the states of a round's table
