@@ -55,7 +55,7 @@ def _plain(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     ref = node.get("$ref")
     if isinstance(ref, str):
         inner = _plain(defs[ref.rsplit("/", 1)[-1]], defs)
-        inner.pop("description", None)  # (a model's docstring describes the model, not this use of it)
+        # (a model's docstring describes it wherever it is used, unless the use says what it is)
         extra = {k: v for k, v in node.items() if k != "$ref"}
         return _ordered({**inner, **_plain(extra, defs)})
     out: dict[str, Any] = {}
