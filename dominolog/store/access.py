@@ -37,10 +37,11 @@ import hashlib
 import hmac
 import json
 import secrets
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from dominolog.store.transactions import Transactions
 
 TOKENS = """
 CREATE TABLE IF NOT EXISTS tokens (
@@ -162,27 +163,29 @@ class ReusedKey(Exception):
 
 
 class Access:
-    """The store's tokens and idempotent answers (mixed into :class:`~dominolog.store.store.Store`)."""
+    """The store's tokens, private events and idempotent answers (``store.access``; the store gives its
+    methods by their names too), read and written through the store's connection and transactions."""
 
-    conn: Any
-
-    def _write(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
+    def __init__(self, core: Transactions) -> None:
+        self.core = core
+        self.conn = core.conn
+        #: whether ``idempotency`` has its added columns (known once seen)
+        self._key_columns_seen = False
 
     def _ensure_access(self) -> None:
         """The tables, if this store was made before them (inside a write transaction)."""
         for sql in ACCESS_TABLES:
             self.conn.execute(sql)
-        if not getattr(self, "_key_columns_seen", False):
+        if not self._key_columns_seen:
             for sql in added_columns(self.conn):
                 self.conn.execute(sql)
             self._key_columns_seen = True
 
     def _has_access(self) -> bool:
-        return True
+        return self.core.has_table("tokens")
 
     def _has_private(self) -> bool:
-        return True
+        return self.core.has_table("private_events")
 
     # -- tokens ---------------------------------------------------------------------------
     def create_token(self, role: str, match_id: str | None = None, who: str = "") -> tuple[Token, str]:
@@ -196,7 +199,7 @@ class Access:
             match_id = None  # (a viewing key of every event)
         secret = secrets.token_urlsafe(32)  # 256 bits
         row = Token(f"t-{secrets.token_hex(4)}", role, match_id, who, _now(), None)
-        with self._write():
+        with self.core.transaction():
             self._ensure_access()
             self.conn.execute(
                 "INSERT INTO tokens VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -239,7 +242,7 @@ class Access:
         if found is None:
             return None
         if found.revoked_at is None:
-            with self._write():
+            with self.core.transaction():
                 self.conn.execute(
                     "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (_now(), found.id)
                 )
@@ -265,7 +268,7 @@ class Access:
         """Make ``event`` private (or public again); whether that changed anything."""
         if not event or len(event) > EVENT_LIMIT:
             raise ValueError(f"an event's name is 1 to {EVENT_LIMIT} characters")
-        with self._write():
+        with self.core.transaction():
             self._ensure_access()
             was = self.conn.execute("SELECT 1 FROM private_events WHERE event = ?", (event,)).fetchone() is not None
             if private and not was:
@@ -302,9 +305,9 @@ class Access:
     def _keeps_fingerprints(self) -> bool:
         """Whether ``idempotency`` has its column ``fingerprint`` (a store opened read-only, or one whose
         tables could not be given it yet, may not)."""
-        if not getattr(self, "_key_columns_seen", False):
+        if not self._key_columns_seen:
             self._key_columns_seen = not added_columns(self.conn)
-        return bool(self._key_columns_seen)
+        return self._key_columns_seen
 
     def lock_key(self, token_id: str, key: str) -> None:
         """Keep another request with the same key waiting until this write transaction ends, so that
@@ -316,7 +319,7 @@ class Access:
         in the transaction of its events (with :meth:`~dominolog.store.store.Store.transaction`:
         committed with them, or not at all). The token's keys older than :data:`KEY_SECONDS` are
         forgotten."""
-        with self._write():
+        with self.core.transaction():
             self._ensure_access()
             self.conn.execute(
                 "DELETE FROM idempotency WHERE token_id = ? AND created_at < ?", (token_id, _now(KEY_SECONDS))

@@ -15,9 +15,10 @@ reads as no analysis.
 from __future__ import annotations
 
 import json
-from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any
+
+from dominolog.store.transactions import Transactions
 
 TABLE = "analyses"
 
@@ -48,20 +49,20 @@ def _review(text: Any) -> dict[str, Any] | None:
 
 
 class Analyses:
-    """The store's analysis cache (mixed into :class:`~dominolog.store.store.Store`)."""
+    """The store's analysis cache (``store.analyses``; the store gives its methods by their names too),
+    read and written through the store's connection and transactions."""
 
-    conn: Any
-    read_only: bool
     #: how a row is kept, replacing one with the same key (the backends' SQL differs)
     _SAVE_ANALYSIS = "INSERT OR REPLACE INTO analyses VALUES (?, ?, ?, ?, ?, ?)"
-    _BYTE_ORDER = ""
 
-    def _write(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
+    def __init__(self, core: Transactions) -> None:
+        self.core = core
+        self.conn = core.conn
+        self._BYTE_ORDER = core._BYTE_ORDER
 
     def _has_analyses(self) -> bool:
         """Whether the table is there (a SQLite store made before it, read-only, has none)."""
-        return True
+        return self.core.has_table(TABLE)
 
     def save_analysis(
         self, match_id: str, head: str, version: str, settings: dict[str, Any], review: dict[str, Any]
@@ -69,7 +70,7 @@ class Analyses:
         """Keep ``review`` for the match at ``head`` (replacing one with the same version and settings)."""
         text = json.dumps(review, ensure_ascii=False, separators=(",", ":"))
         now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        with self._write():
+        with self.core.transaction():
             if not self._has_analyses():
                 self.conn.execute(ANALYSES)
             self.conn.execute(

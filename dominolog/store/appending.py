@@ -16,20 +16,22 @@ certain is not written (:mod:`dominolog.reducer.checks`).
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from dominolog.log import reader
 from dominolog.log.hashchain import chain_hash_bytes
 from dominolog.log.reader import Record, decode_line
 from dominolog.log.writer import dump_line, like_the_match
-from dominolog.reducer import MatchReducer, MatchReport, record_canon, refusal_message, refusals
+from dominolog.reducer import MatchReducer, record_canon, refusal_message, refusals
 from dominolog.state import Issue
 from dominolog.store.errors import ConflictError, FullMatchError, RefusedError, RulesRefusedError
-from dominolog.store.rows import projection_rows
+from dominolog.store.rows import projection_rows, row_of
+from dominolog.store.transactions import Transactions
 from dominolog.textsafe import shown
+
+#: the first events kept read (a recorder appends to a few matches; an import reads each match once)
+_KEPT_STARTS = 64
 
 
 @dataclass(slots=True)
@@ -78,22 +80,17 @@ def fold_checked(reducer: MatchReducer, rec: Record, check: bool) -> tuple[list[
     return found, unverified
 
 
-class Appending:
-    """The append half of :class:`~dominolog.store.store.Store`."""
+class Appending(Transactions):
+    """The append half of :class:`~dominolog.store.store.Store`: a match's events read, and appended
+    to, kept folded."""
 
-    # what it shares with the rest of the store
-    path: Path | str
-    conn: Any
-    _taken_errors: tuple[type[BaseException], ...]
+    #: whether :meth:`_write_match_row` can keep the ``last_at`` a match had (``keep_last_at``) itself,
+    #: without its row read first (PostgreSQL's upsert)
+    _KEEPS_LAST_AT = False
+    #: how many columns ``matches`` has (read once, at the first row written)
+    _matches_width: int | None = None
     _folds: dict[str, Fold]
     _starts: dict[str, Record]
-    _touched: list[set[str]]
-
-    def _write(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
-
-    def _lock_match(self, match_id: str) -> None:
-        raise NotImplementedError
 
     def _lock_for_append(self, match_id: str) -> None:
         """The match's lock for an append (PostgreSQL: sent with the read of its last event)."""
@@ -111,26 +108,47 @@ class Appending:
         so that its errors undo this append alone)."""
 
     def records(self, match_id: str, after: int = 0) -> list[tuple[Record, str]]:
-        raise NotImplementedError
+        """The stored events of a match (those after seq ``after``) as reader records, each with its
+        stored chain hash."""
+        rows = self.conn.execute(
+            "SELECT seq, json, raw, hash FROM events WHERE match_id = ? AND seq > ? ORDER BY seq", (match_id, after)
+        ).fetchall()
+        out = []
+        for seq, text, raw, stored in rows:
+            data = raw if raw is not None else text.encode("utf-8")
+            out.append((decode_line(data, seq, seq), stored))
+        return out
 
     def start_of(self, match_id: str) -> Record | None:
-        raise NotImplementedError
-
-    def projection_of(
-        self, match_id: str, report: MatchReport, first_hand: int = 0
-    ) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
-        raise NotImplementedError
+        """The match's first event as read (kept: events are never changed; None while it has none)."""
+        start = self._starts.get(match_id)
+        if start is None:
+            first = self.conn.execute(
+                "SELECT json, raw FROM events WHERE match_id = ? AND seq = 1", (match_id,)
+            ).fetchone()
+            if first is None:
+                return None
+            data = first[1] if first[1] is not None else first[0].encode("utf-8", "surrogatepass")
+            if len(self._starts) >= _KEPT_STARTS:  # an import or export of many matches: keep the latest only
+                del self._starts[next(iter(self._starts))]
+            start = self._starts[match_id] = decode_line(data, 1, 1)
+        return start
 
     @staticmethod
     def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
-        raise NotImplementedError
+        """The event's row of ``events`` (:func:`~dominolog.store.rows.row_of`) as this database holds it."""
+        return row_of(rec, chain)
 
     def _write_match_row(self, match_id: str, match_row: tuple[Any, ...], keep_last_at: bool = False) -> None:
-        raise NotImplementedError
-
-    #: whether :meth:`_write_match_row` can keep the ``last_at`` a match had (``keep_last_at``) itself,
-    #: without its row read first (PostgreSQL's upsert)
-    _KEEPS_LAST_AT = False
+        """The match's row of ``matches``, in place of the one it had: the columns the table has (a store
+        whose ``matches`` could not yet be given its added columns, ``rows.MATCHES_ADDED``, gets those it has).
+        (``keep_last_at``: only where :attr:`_KEEPS_LAST_AT`; here the caller has read it.)"""
+        width = self._matches_width
+        if width is None:
+            width = self._matches_width = len(self.conn.execute("SELECT * FROM matches LIMIT 0").description)
+        row = match_row[:width]
+        self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+        self.conn.execute(f"INSERT INTO matches VALUES ({', '.join('?' * len(row))})", row)
 
     def fold_of(self, match_id: str) -> Fold:
         """The match folded up to its last stored event (kept, or folded now)."""

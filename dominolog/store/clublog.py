@@ -15,9 +15,10 @@ read-only without it has no club event.
 from __future__ import annotations
 
 import json
-from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any
+
+from dominolog.store.transactions import Transactions
 
 TABLE = "club_log"
 
@@ -62,22 +63,20 @@ def now_at() -> str:
 
 
 class ClubLog:
-    """The club events' logs (mixed into :class:`~dominolog.store.store.Store`)."""
+    """The club events' logs (``store.club``; the store gives its methods by their names too), read
+    and written through the store's connection and transactions."""
 
-    conn: Any
-    _taken_errors: tuple[type[BaseException], ...]
-    _BYTE_ORDER: str
+    #: the statements that make the table (the backend's)
+    STATEMENTS: tuple[str, ...] = SQLITE_CLUB_LOG
 
-    def _write(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
-
-    def _club_statements(self) -> tuple[str, ...]:
-        """The statements that make the table (the backend's)."""
-        return SQLITE_CLUB_LOG
+    def __init__(self, core: Transactions) -> None:
+        self.core = core
+        self.conn = core.conn
+        self._BYTE_ORDER = core._BYTE_ORDER
 
     def _has_club_log(self) -> bool:
         """Whether the store has the table (a store made before it, opened read-only, has not)."""
-        return True
+        return self.core.has_table(TABLE)
 
     def club_events(self) -> list[str]:
         """Every club event with a log, the most recently begun first."""
@@ -99,9 +98,9 @@ class ClubLog:
         """Store ``record`` as the event's next record (``seq``: the one it must take, else the next),
         stamped with ``seq`` and ``at``; the record as stored. :class:`ClubLogConflict` when the seq is
         taken."""
-        with self._write():
+        with self.core.transaction():
             if not self._has_club_log():
-                for sql in self._club_statements():
+                for sql in self.STATEMENTS:
                     self.conn.execute(sql)
             row = self.conn.execute("SELECT MAX(seq) FROM club_log WHERE event = ?", (event,)).fetchone()
             nxt = (row[0] or 0) + 1
@@ -113,7 +112,7 @@ class ClubLog:
             text = json.dumps(stored, ensure_ascii=False, separators=(",", ":"))
             try:
                 self.conn.execute("INSERT INTO club_log VALUES (?, ?, ?, ?)", (event, nxt, text, at))
-            except self._taken_errors:
+            except self.core._taken_errors:
                 raise ClubLogConflict(f"the event's record {nxt} was taken by another writer") from None
         return stored
 

@@ -28,7 +28,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dominolog.log.reader import Record
-from dominolog.store.clublog import PG_CLUB_LOG
+from dominolog.store.access import Access
+from dominolog.store.analyses import Analyses
+from dominolog.store.clublog import PG_CLUB_LOG, ClubLog
 from dominolog.store.errors import ConflictError, RefusedError, StoreError
 from dominolog.store.pgconn import PgConnection
 from dominolog.store.store import BUSY_SECONDS, Busy, Store
@@ -47,6 +49,31 @@ def _text(value: Any) -> Any:
 NOTIFY_CHANNEL = "dominolog_events"
 
 
+class PgAccess(Access):
+    """The tokens and idempotent answers in PostgreSQL."""
+
+    def lock_key(self, token_id: str, key: str) -> None:
+        """Keep another request with the same Idempotency-Key waiting until this transaction ends
+        (then it finds this one's answer): a transaction-level advisory lock on the key (sent with the
+        read of the key's answer that follows)."""
+        self.core.conn.defer("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (f"{token_id}\n{key}",))
+
+
+class PgAnalyses(Analyses):
+    """The analysis cache in PostgreSQL: a row replaced by an upsert."""
+
+    _SAVE_ANALYSIS = (
+        "INSERT INTO analyses VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, head, version, settings) "
+        "DO UPDATE SET analysed_at = EXCLUDED.analysed_at, review = EXCLUDED.review"
+    )
+
+
+class PgClubLog(ClubLog):
+    """The club events' logs in PostgreSQL: the table and its triggers in its SQL."""
+
+    STATEMENTS = PG_CLUB_LOG
+
+
 class PostgresStore(Store):
     """A store in a PostgreSQL database. Use :func:`dominolog.store.open_store` with a URL."""
 
@@ -54,10 +81,9 @@ class PostgresStore(Store):
     #: ids (and any text) ordered by their bytes, as in SQLite, not by the database's locale (an ICU or
     #: en_US collation puts ``alpha-2`` before ``Zeta-1``)
     _BYTE_ORDER = ' COLLATE "C"'
-    _SAVE_ANALYSIS = (
-        "INSERT INTO analyses VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, head, version, settings) "
-        "DO UPDATE SET analysed_at = EXCLUDED.analysed_at, review = EXCLUDED.review"
-    )
+    _access_part = PgAccess
+    _analyses_part = PgAnalyses
+    _club_part = PgClubLog
 
     def __init__(self, name: str, conn: PgConnection, read_only: bool = False) -> None:
         import psycopg
@@ -70,18 +96,17 @@ class PostgresStore(Store):
         self._lock_errors = (errors.LockNotAvailable, errors.DeadlockDetected)
         #: the matches this transaction has locked
         self._locked: set[str] = set()
-        self._club_seen = False
+        #: the tables seen in the database (once there, kept)
+        self._tables_seen: set[str] = set()
 
-    def _club_statements(self) -> tuple[str, ...]:
-        return PG_CLUB_LOG
-
-    def _has_club_log(self) -> bool:
-        if not self._club_seen:  # (once there, kept)
+    def has_table(self, name: str) -> bool:
+        if name not in self._tables_seen:
             row = self.conn.execute(
-                "SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'club_log'"
+                "SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = ?", (name,)
             ).fetchone()
-            self._club_seen = row is not None
-        return self._club_seen
+            if row is not None:
+                self._tables_seen.add(name)
+        return name in self._tables_seen
 
     def _begin(self) -> None:
         super()._begin()
@@ -101,12 +126,6 @@ class PostgresStore(Store):
     def _back_to(self, mark: Any) -> None:
         # a lock taken after a savepoint is released when the transaction is rolled back to it
         self._locked = set(mark)
-
-    def lock_key(self, token_id: str, key: str) -> None:
-        """Keep another request with the same Idempotency-Key waiting until this transaction ends
-        (then it finds this one's answer): a transaction-level advisory lock on the key (sent with the
-        read of the key's answer that follows)."""
-        self.conn.defer("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (f"{token_id}\n{key}",))
 
     def _lock_match(self, match_id: str) -> None:
         """A transaction-level advisory lock on the match (released at COMMIT or ROLLBACK), waited for

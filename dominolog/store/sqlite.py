@@ -12,8 +12,6 @@ from pathlib import Path
 
 import sqlite_utils
 
-from dominolog.store.analyses import TABLE as ANALYSES_TABLE
-from dominolog.store.clublog import TABLE as CLUB_TABLE
 from dominolog.store.errors import ReadOnlyError, StoreError
 from dominolog.store.store import BUSY_SECONDS, Store
 
@@ -28,9 +26,9 @@ class SqliteStore(Store):
     def __init__(self, path: Path, db: sqlite_utils.Database, read_only: bool = False) -> None:
         super().__init__(path, db.conn, read_only)
         self.db = db
-        self._access_seen = False
-        self._private_seen = False
-        self._club_seen = False
+        #: the tables seen in the file (once there, kept: every write's token check, every read of the
+        #: server would ask again)
+        self._tables_seen: set[str] = set()
 
     def _begin(self) -> None:
         """BEGIN IMMEDIATE: take the write lock now (waiting up to the busy timeout), so that a
@@ -42,22 +40,7 @@ class SqliteStore(Store):
         except sqlite3.OperationalError as exc:
             raise StoreError(f"{self.path}: {exc} (another program holds it; tried for {BUSY_SECONDS:.0f} s)") from None
 
-    def _has_access(self) -> bool:
-        """Whether the file has the tables of tokens (once it has, it keeps them: not asked again, as
-        every write's token check would)."""
-        if not self._access_seen:
-            self._access_seen = "tokens" in set(self.db.table_names())
-        return self._access_seen
-
-    def _has_private(self) -> bool:
-        if not self._private_seen:  # (once there, kept: every read of the server asks)
-            self._private_seen = "private_events" in set(self.db.table_names())
-        return self._private_seen
-
-    def _has_club_log(self) -> bool:
-        if not self._club_seen:  # (once there, kept)
-            self._club_seen = CLUB_TABLE in set(self.db.table_names())
-        return self._club_seen
-
-    def _has_analyses(self) -> bool:
-        return ANALYSES_TABLE in set(self.db.table_names())
+    def has_table(self, name: str) -> bool:
+        if name not in self._tables_seen and name in set(self.db.table_names()):
+            self._tables_seen.add(name)
+        return name in self._tables_seen

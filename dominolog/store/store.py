@@ -25,21 +25,14 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-from dominolog.log.reader import MatchLog, Record, decode_line
+from dominolog.log.reader import MatchLog
 from dominolog.reducer import MatchReducer, MatchReport
-from dominolog.store.access import Access
-from dominolog.store.analyses import Analyses
-from dominolog.store.appending import Appending, Fold
-from dominolog.store.clublog import ClubLog
-from dominolog.store.rows import Prepared, prepare_import, projection_rows, row_of
-from dominolog.store.transactions import Transactions
+from dominolog.store.parts import Parts
+from dominolog.store.rows import Prepared, prepare_import, projection_rows
 from dominolog.textsafe import shown
 
-#: the first events kept read (a recorder appends to a few matches; an import reads each match once)
-_KEPT_STARTS = 64
 #: how long a writer waits for another one's lock
 BUSY_SECONDS = 5.0
 
@@ -62,32 +55,14 @@ class ImportResult:
     reason: str = ""
 
 
-class Store(Transactions, Appending, Analyses, Access, ClubLog):
+class Store(Parts):
     """An open store (use :func:`~dominolog.store.open_store`): what the backends share. ``path`` names
     it in messages (a SQLite file's path, or a PostgreSQL URL without its password); ``conn`` runs SQL
-    written with ``?`` parameters (a PostgreSQL connection is wrapped to take them)."""
+    written with ``?`` parameters (a PostgreSQL connection is wrapped to take them).
 
-    #: what the database raises when a row's primary key is taken (another writer was first)
-    _taken_errors: tuple[type[BaseException], ...] = ()
-    #: what the database raises for a value it cannot hold (a match is then refused, not stored)
-    _data_errors: tuple[type[BaseException], ...] = ()
-    #: what the database driver raises when the database fails under a command (busy, gone, damaged)
-    db_errors: tuple[type[BaseException], ...] = ()
-    #: put after a text column in ORDER BY: the order of its UTF-8 bytes (code points), whatever the
-    #: database's collation (SQLite's BINARY already is; PostgreSQL's would follow its locale)
-    _BYTE_ORDER = ""
-
-    def __init__(self, path: Path | str, conn: Any, read_only: bool = False) -> None:
-        self.path = path
-        self.conn = conn
-        self.read_only = read_only
-        #: matches kept folded for appending (store.appending)
-        self._folds: dict[str, Fold] = {}
-        #: each match's first event, as read (store.start_of)
-        self._starts: dict[str, Record] = {}
-        #: the write transaction under way and its savepoints (none: no transaction), each with the
-        #: matches appended to in it
-        self._touched: list[set[str]] = []
+    Its connection and transactions (:class:`~dominolog.store.transactions.Transactions`) and its
+    matches' events appended to (:class:`~dominolog.store.appending.Appending`) are its bases; its other
+    tables are parts it holds (:mod:`dominolog.store.parts`): ``access``, ``analyses``, ``club``."""
 
     def close(self) -> None:
         self.conn.close()
@@ -98,11 +73,7 @@ class Store(Transactions, Appending, Analyses, Access, ClubLog):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- transactions (the backends' hooks; the rest in store.transactions) -----------
-    def _lock_match(self, match_id: str) -> None:
-        """Keep other writers off the match until the transaction ends (SQLite's write lock does
-        already). A transaction that holds other matches' locks is not made to wait: :class:`Busy`."""
-
+    # -- the backends' hooks (the rest in store.transactions) --------------------------
     def _lock_projections(self) -> None:
         """Keep writers off ``matches`` and ``hands`` until the transaction ends (a reindex)."""
 
@@ -119,33 +90,6 @@ class Store(Transactions, Appending, Analyses, Access, ClubLog):
 
     def has_match(self, match_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)).fetchone() is not None
-
-    def records(self, match_id: str, after: int = 0) -> list[tuple[Record, str]]:
-        """The stored events of a match (those after seq ``after``) as reader records, each with its
-        stored chain hash."""
-        rows = self.conn.execute(
-            "SELECT seq, json, raw, hash FROM events WHERE match_id = ? AND seq > ? ORDER BY seq", (match_id, after)
-        ).fetchall()
-        out = []
-        for seq, text, raw, stored in rows:
-            data = raw if raw is not None else text.encode("utf-8")
-            out.append((decode_line(data, seq, seq), stored))
-        return out
-
-    def start_of(self, match_id: str) -> Record | None:
-        """The match's first event as read (kept: events are never changed; None while it has none)."""
-        start = self._starts.get(match_id)
-        if start is None:
-            first = self.conn.execute(
-                "SELECT json, raw FROM events WHERE match_id = ? AND seq = 1", (match_id,)
-            ).fetchone()
-            if first is None:
-                return None
-            data = first[1] if first[1] is not None else first[0].encode("utf-8", "surrogatepass")
-            if len(self._starts) >= _KEPT_STARTS:  # an import or export of many matches: keep the latest only
-                del self._starts[next(iter(self._starts))]
-            start = self._starts[match_id] = decode_line(data, 1, 1)
-        return start
 
     def lines(self, match_id: str) -> Iterator[bytes]:
         """The match's lines, byte for byte as they were imported or appended."""
@@ -271,10 +215,6 @@ class Store(Transactions, Appending, Analyses, Access, ClubLog):
         return ImportResult(src, prep.line, mid, "skipped", reason=f"match {shown(mid)} is already stored")
 
     @staticmethod
-    def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
-        return row_of(rec, chain)
-
-    @staticmethod
     def fit_row(row: tuple[Any, ...]) -> tuple[Any, ...]:
         """A row of ``events`` (:func:`row_of`) as this database holds it: SQLite, as it is."""
         return row
@@ -297,17 +237,6 @@ class Store(Transactions, Appending, Analyses, Access, ClubLog):
         self.conn.executemany(
             'INSERT INTO hands (match_id, number, "end", winner, points) VALUES (?, ?, ?, ?, ?)', hand_rows
         )
-
-    def _write_match_row(self, match_id: str, match_row: tuple[Any, ...], keep_last_at: bool = False) -> None:
-        """The match's row of ``matches``, in place of the one it had: the columns the table has (a store
-        whose ``matches`` could not yet be given its added columns, ``rows.MATCHES_ADDED``, gets those it has).
-        (``keep_last_at``: only where :attr:`_KEEPS_LAST_AT`; here the caller has read it.)"""
-        width = getattr(self, "_matches_width", None)
-        if width is None:
-            width = self._matches_width = len(self.conn.execute("SELECT * FROM matches LIMIT 0").description)
-        row = match_row[:width]
-        self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
-        self.conn.execute(f"INSERT INTO matches VALUES ({', '.join('?' * len(row))})", row)
 
     def last_at(self, match_id: str) -> str | None:
         """The time of the match's last event that carries one (``at``), as written, read from its events

@@ -1,4 +1,4 @@
-"""The write transactions of a store (mixed into :class:`~dominolog.store.store.Store`): begun with
+"""The write transactions of a store (the base of :class:`~dominolog.store.store.Store`): begun with
 the backend's write lock, committed, rolled back; nested as savepoints, so that several writes (a
 request's appends and its Idempotency-Key's answer, the writes of a group commit) are committed at
 once, and one of them can be undone alone."""
@@ -14,17 +14,41 @@ from dominolog.store.errors import ReadOnlyError
 
 
 class Transactions:
-    """Beginning, committing and nesting write transactions."""
+    """A store's connection and its write transactions: beginning, committing and nesting them. The
+    backends' hooks (the write lock, a match's lock) are methods here, given by each backend."""
 
-    path: Path | str
-    conn: Any
-    read_only: bool
-    db_errors: tuple[type[BaseException], ...]
-    _folds: dict[str, Any]
-    _starts: dict[str, Any]
-    #: the write transaction under way and its savepoints (none: no transaction), each with the
-    #: matches appended to in it
-    _touched: list[set[str]]
+    #: what the database raises when a row's primary key is taken (another writer was first)
+    _taken_errors: tuple[type[BaseException], ...] = ()
+    #: what the database raises for a value it cannot hold (a match is then refused, not stored)
+    _data_errors: tuple[type[BaseException], ...] = ()
+    #: what the database driver raises when the database fails under a command (busy, gone, damaged)
+    db_errors: tuple[type[BaseException], ...] = ()
+    #: put after a text column in ORDER BY: the order of its UTF-8 bytes (code points), whatever the
+    #: database's collation (SQLite's BINARY already is; PostgreSQL's would follow its locale)
+    _BYTE_ORDER = ""
+
+    def __init__(self, path: Path | str, conn: Any, read_only: bool = False) -> None:
+        #: names the store in messages (a SQLite file's path, or a PostgreSQL URL without its password)
+        self.path = path
+        #: runs SQL written with ``?`` parameters (a PostgreSQL connection is wrapped to take them)
+        self.conn = conn
+        self.read_only = read_only
+        #: matches kept folded for appending (store.appending), by id
+        self._folds: dict[str, Any] = {}
+        #: each match's first event, as read (store.appending.start_of)
+        self._starts: dict[str, Any] = {}
+        #: the write transaction under way and its savepoints (none: no transaction), each with the
+        #: matches appended to in it
+        self._touched: list[set[str]] = []
+
+    def has_table(self, name: str) -> bool:
+        """Whether the store has the table ``name`` (one made with the store, or added when it was
+        opened writable; a store made before it and opened read-only has not). The backends ask."""
+        return True
+
+    def _lock_match(self, match_id: str) -> None:
+        """Keep other writers off the match until the transaction ends (SQLite's write lock does
+        already). A transaction that holds other matches' locks is not made to wait: ``Busy``."""
 
     def _begin(self) -> None:
         """Begin a write transaction, taking what lock the backend needs so that a check-then-write
