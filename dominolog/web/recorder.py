@@ -25,7 +25,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from markupsafe import Markup
 
 from dominolog.htmlpage import render
-from dominolog.web.assets import asset_url
+from dominolog.web.assets import asset_url, modules
 from dominolog.web.auth import sight
 from dominolog.web.ids import MatchId, api_href, href
 from dominolog.web.shared import WebState, inline_csp
@@ -107,6 +107,7 @@ def page(match_id: str, players: list[str], variant: str | None) -> str:
         match_url=href(match_id),
         css=Markup(_css()),
         script=asset_url("record.js"),
+        modules=[f"/static/record/{name}" for name in modules()],
         variant=variant,
         players=players,
         actions=ACTIONS,
