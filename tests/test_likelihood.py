@@ -25,9 +25,10 @@ from tests.helpers import to_bytes
 PLAYERS = ("Ana", "Ben")
 
 
-def heavy(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str]:
-    """A judge the module knows nothing of: "held two tiles of 7 pips or more"."""
-    return sum(1 for t in sure if t.pips >= 7) >= 2, ""
+def heavy(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str, tuple[Tile, ...]]:
+    """A judge the module knows nothing of: "held two tiles of 7 pips or more" (a judge says what it
+    decided, in words, and the tiles its words name: state.Judge)."""
+    return sum(1 for t in sure if t.pips >= 7) >= 2, "", ()
 
 
 def random_model(rng: random.Random, n_tiles: int) -> HandModel:
