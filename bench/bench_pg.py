@@ -67,6 +67,25 @@ def worker(url: str, match_id: str, name: str, count: int, mode: str) -> None:
     print(json.dumps({"won": won, "conflicts": conflicts}), flush=True)
 
 
+def race(procs: list[subprocess.Popen[str]]) -> tuple[list[dict[str, Any]], float]:
+    """The writers started together: each says "ready", all are told "go" at once; their last lines
+    (a JSON report each) and the seconds from "go" to the last one done."""
+    for p in procs:
+        assert p.stdout is not None
+        if p.stdout.readline() != "ready\n":
+            raise SystemExit(f"a writer did not start (exit {p.wait()})")
+    start = time.perf_counter()
+    for p in procs:
+        assert p.stdin is not None
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    done = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
+    elapsed = time.perf_counter() - start
+    if any(p.returncode for p in procs):
+        raise SystemExit("a writer failed")
+    return done, elapsed
+
+
 def measure(url: str, writers: int, events: int, mode: str) -> tuple[float, int, int]:
     """Seconds for ``writers`` processes to append ``events`` each (``mode``: distinct, next, expect),
     the events written, and the conflicts met."""
@@ -86,19 +105,7 @@ def measure(url: str, writers: int, events: int, mode: str) -> tuple[float, int,
         )
         for i, mid in enumerate(ids)
     ]
-    for p in procs:
-        assert p.stdout is not None
-        if p.stdout.readline() != "ready\n":
-            raise SystemExit(f"a writer did not start (exit {p.wait()})")
-    start = time.perf_counter()
-    for p in procs:
-        assert p.stdin is not None
-        p.stdin.write("go\n")
-        p.stdin.flush()
-    done = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
-    elapsed = time.perf_counter() - start
-    if any(p.returncode for p in procs):
-        raise SystemExit("a writer failed")
+    done, elapsed = race(procs)
     written = sum(len(d["won"]) for d in done)
     with open_store(url, create=False) as store:
         stored = sum(len(store.records(mid)) - 1 for mid in dict.fromkeys(ids))

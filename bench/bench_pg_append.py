@@ -17,13 +17,11 @@ moves far less, and is what says how many appends a core can carry.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -63,19 +61,9 @@ def run(url: str, checkout: Path, writers: int, events: int, tag: str) -> dict[s
         )
         for i in range(writers)
     ]
-    for p in procs:
-        assert p.stdout is not None
-        if p.stdout.readline() != "ready\n":
-            raise SystemExit(f"a writer did not start (exit {p.wait()})")
-    start = time.perf_counter()
-    for p in procs:
-        assert p.stdin is not None
-        p.stdin.write("go\n")
-        p.stdin.flush()
-    done = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
-    wall = time.perf_counter() - start
-    if any(p.returncode for p in procs):
-        raise SystemExit("a writer failed")
+    from bench_pg import race  # type: ignore[import-not-found]
+
+    done, wall = race(procs)
     n = writers * events
     return {
         "rate": n / wall,
