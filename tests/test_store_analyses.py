@@ -47,6 +47,19 @@ def test_a_review_is_kept_by_head_version_and_settings(tmp_path: Path) -> None:
         assert kept_review(store, mid, head) == {"hands": [2]}
 
 
+def test_a_review_kept_before_the_hidden_games_luck_is_not_shown_as_current(tmp_path: Path) -> None:
+    # issue 38 added the luck of the hidden games' deals and draws to the sampled reviews: a review kept
+    # under version "1" has none, so it is not the match's analysis any more (analysed again when asked)
+    assert VERSION == "2"
+    db = tmp_path / "s.db"
+    mid, head = _store(db)
+    with open_store(db, create=False) as store:
+        store.save_analysis(mid, head, "1", settings_of(), {"hands": [1]})
+        assert kept_review(store, mid, head) is None
+        store.save_analysis(mid, head, VERSION, settings_of(), {"hands": [1, 2]})
+        assert kept_review(store, mid, head) == {"hands": [1, 2]}
+
+
 def test_an_old_store_gets_the_cache_and_a_read_only_one_has_none(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     mid, head = _store(db)
