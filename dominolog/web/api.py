@@ -34,9 +34,21 @@ if TYPE_CHECKING:
     from dominolog.store import Store
     from dominolog.web.shared import Web
 
-#: the answer of a stream (the OpenAPI document): its media type
+#: one event of a stream, as the server sends it (``retry`` alone, or an ``id``, an ``event`` kind and its
+#: ``data``): the schema of each event the OpenAPI document names for ``text/event-stream``
+SSE_EVENT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "event": {"type": "string"},
+        "data": {"type": "string"},
+        "retry": {"type": "integer", "minimum": 0},
+    },
+}
+
+#: the answer of a stream (the OpenAPI document): its media type and its events
 SSE: dict[int | str, dict[str, Any]] = {
-    200: {"description": "the stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+    200: {"description": "the stream", "content": {"text/event-stream": {"schema": SSE_EVENT}}}
 }
 
 router = APIRouter(prefix="/api")

@@ -17,10 +17,10 @@ page, fetching the page's live part again (``.../part``) when the stream says so
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
@@ -29,6 +29,7 @@ from dominolog.web.auth import Sight, sight
 from dominolog.web.frame import frame as _frame
 from dominolog.web.ids import MatchId, api_href, href
 from dominolog.web.rendered import FOLDS, Kept
+from dominolog.web.results import StandingsAsked, StandingsQuery
 from dominolog.web.shared import WebState
 
 if TYPE_CHECKING:
@@ -370,15 +371,7 @@ def _picture(store: Store, match_id: str) -> str:
     return kept
 
 
-async def _standings_body(
-    request: Request,
-    app: Web,
-    variant: str | None,
-    since: str | None,
-    until: str | None,
-    meta: list[str] | None,
-    include_invalid: bool,
-) -> str:
+async def _standings_body(request: Request, app: Web, asked: StandingsQuery) -> str:
     """The ``<main>`` inside of the page ``dominolog standings --format html`` writes (the same filters),
     of the matches the request may read."""
     from dominolog.club.standings_html import render_body
@@ -388,7 +381,7 @@ async def _standings_body(
         seen = sight(request, store)
 
         def make() -> str:
-            made = standings_result(store, variant, meta, since, until, include_invalid, seen=seen, kept=app.kept)
+            made = standings_result(store, asked, seen=seen, kept=app.kept)
             return render_body(made)
 
         return _kept(request, app, seen, store.mark(), "/standings", make)
@@ -397,15 +390,7 @@ async def _standings_body(
 
 
 @router.get("/standings", response_class=HTMLResponse)
-async def standings_page(
-    request: Request,
-    app: WebState,
-    variant: str | None = None,
-    since: str | None = None,
-    until: str | None = None,
-    meta: Annotated[list[str] | None, Query()] = None,
-    include_invalid: bool = False,
-) -> HTMLResponse:
+async def standings_page(request: Request, app: WebState, asked: StandingsAsked) -> HTMLResponse:
     """The page ``dominolog standings --db --format html`` writes (``GET /api/standings?format=html``,
     the same filters), made afresh at each request, kept current: its ``<main>`` is the live part
     (``/standings/part``, same query), fetched again each time any match moves. Its style sheet is
@@ -413,7 +398,7 @@ async def standings_page(
     from dominolog.club.standings_html import page
     from dominolog.web.shared import inline_csp
 
-    body = await _standings_body(request, app, variant, since, until, meta, include_invalid)
+    body = await _standings_body(request, app, asked)
     query = request.url.query
     part = "/standings/part" + (f"?{query}" if query else "")
     key = request.query_params.get("key")
@@ -423,16 +408,8 @@ async def standings_page(
 
 
 @router.get("/standings/part", response_class=HTMLResponse)
-async def standings_fragment(
-    request: Request,
-    app: WebState,
-    variant: str | None = None,
-    since: str | None = None,
-    until: str | None = None,
-    meta: Annotated[list[str] | None, Query()] = None,
-    include_invalid: bool = False,
-) -> HTMLResponse:
+async def standings_fragment(request: Request, app: WebState, asked: StandingsAsked) -> HTMLResponse:
     from dominolog.htmlpage import page_main
 
-    text = page_main(await _standings_body(request, app, variant, since, until, meta, include_invalid))
+    text = page_main(await _standings_body(request, app, asked))
     return HTMLResponse(text, headers={"Cache-Control": "no-store"})

@@ -19,9 +19,9 @@ plain function of the store and the match id (``*_of``), the routes only call it
 from __future__ import annotations
 
 from collections.abc import MutableMapping
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
 from dominolog.web.auth import Sight, sight
@@ -215,14 +215,35 @@ def export_of(
         raise HTTPException(422, f"cannot write the notation: {shown(str(exc), 2000)}") from None
 
 
-def standings_of(
-    store: Store,
-    fmt: str = "text",
+class StandingsQuery(NamedTuple):
+    """The standings' filters, as every standings route reads them from its query string (the options of
+    ``dominolog standings``): ``/api/standings``, the page ``/standings`` and its live part."""
+
+    variant: str | None = None
+    meta: list[str] | None = None
+    since: str | None = None
+    until: str | None = None
+    include_invalid: bool = False
+
+
+def _standings_query(
     variant: str | None = None,
-    meta: list[str] | None = None,
+    meta: Annotated[list[str] | None, Query()] = None,
     since: str | None = None,
     until: str | None = None,
     include_invalid: bool = False,
+) -> StandingsQuery:
+    return StandingsQuery(variant, meta, since, until, include_invalid)
+
+
+#: a route's standings filters (a FastAPI dependency: the query parameters it reads are these five)
+StandingsAsked = Annotated[StandingsQuery, Depends(_standings_query)]
+
+
+def standings_of(
+    store: Store,
+    fmt: str = "text",
+    asked: StandingsQuery = StandingsQuery(),
     loss: bool = False,
     seen: Sight | None = None,
     fairplay: bool = False,
@@ -234,17 +255,12 @@ def standings_of(
     from dominolog.club.standings_query import FORMATS, rendered
 
     _choose(fmt, FORMATS)
-    made = standings_result(store, variant, meta, since, until, include_invalid, loss, seen, fairplay, kept)
-    return rendered(made, fmt)
+    return rendered(standings_result(store, asked, loss, seen, fairplay, kept), fmt)
 
 
 def standings_result(
     store: Store,
-    variant: str | None = None,
-    meta: list[str] | None = None,
-    since: str | None = None,
-    until: str | None = None,
-    include_invalid: bool = False,
+    asked: StandingsQuery = StandingsQuery(),
     loss: bool = False,
     seen: Sight | None = None,
     fairplay: bool = False,
@@ -255,7 +271,7 @@ def standings_result(
     from dominolog.club.standings_query import filters_of, store_summaries
 
     try:
-        filters = filters_of(variant, meta, since, until)
+        filters = filters_of(asked.variant, asked.meta, asked.since, asked.until)
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
     ids = None if seen is None else [r["id"] for r in seen.rows(store.list_matches())]
@@ -265,7 +281,7 @@ def standings_result(
         from dominolog.audit.fairplay import store_weights
 
         fair = store_weights(store, [(s.match_id, s.head) for s in summaries])
-    return standings(summaries, filters, include_invalid, analyses if loss else None, fair)
+    return standings(summaries, filters, asked.include_invalid, analyses if loss else None, fair)
 
 
 @router.get("/m/{match_id}/audit", include_in_schema=False)
@@ -400,21 +416,15 @@ async def export_api(
 async def standings_api(
     request: Request,
     app: WebState,
+    asked: StandingsAsked,
     format: StandingsFormat = "text",
-    variant: str | None = None,
-    meta: Annotated[list[str] | None, Query()] = None,
-    since: str | None = None,
-    until: str | None = None,
-    include_invalid: bool = False,
     loss: bool = False,
     fairplay: bool = False,
 ) -> Response:
 
     def read(store: Store) -> str:
         seen = sight(request, store)
-        return standings_of(
-            store, format, variant, meta, since, until, include_invalid, loss, seen, fairplay=fairplay, kept=app.kept
-        )
+        return standings_of(store, format, asked, loss, seen, fairplay=fairplay, kept=app.kept)
 
     text = await app.stores.run(read)
     return _html(text) if format == "html" else Response(text, media_type=MEDIA[format])
