@@ -19,6 +19,7 @@ from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
 from dominolog.cli import app
+from dominolog.club.schema import StandingsDocument
 from dominolog.club.standings import Filters, PlayerRow, Standings, match_summary, standings
 from dominolog.log.hashchain import add_hashes
 from dominolog.log.writer import dump_line
@@ -619,9 +620,12 @@ def test_loss_in_csv_json_and_html(
     pair = next(r for r in rows if r["kind"] == "partnership")
     assert pair["analysed_matches"] == pair["accuracy"] == ""
 
-    doc = json.loads(_invoke("standings", "--db", db, "--loss", "--format", "json").stdout)
+    text = _invoke("standings", "--db", db, "--loss", "--format", "json").stdout
+    doc = json.loads(text)
     schema = json.loads((ROOT / "schemas" / "standings.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(doc)
+    typed = StandingsDocument.model_validate_json(text, strict=True)  # (the model the schema is made from)
+    assert typed.analysis is not None and all(m.analysed is not None for v in typed.variants for m in v.matches)
     assert doc["analysis"] == {"counted": 6, "analysed": 5, "partial": 2}
     g13 = next(v for v in doc["variants"] if v["variant"] == "ghost13")
     assert g13["analysis"] == {"counted": 3, "analysed": 2, "partial": 2}

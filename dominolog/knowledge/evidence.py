@@ -32,41 +32,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
-__all__ = ["EVIDENCE_SCHEMA", "Evidence", "HandWeights", "combine", "hand_bayes_factor"]
-
-
-_FRACTION = {
-    "type": "object",
-    "description": "The Bayes factor exactly, as a fraction (every hand counted).",
-    "required": ["numerator", "denominator"],
-    "properties": {"numerator": {"type": "integer", "minimum": 0}, "denominator": {"type": "integer", "minimum": 1}},
-    "additionalProperties": False,
-}
-
-#: the JSON Schema of :meth:`Evidence.as_dict` (the audit's and the standings' documents)
-EVIDENCE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": "Evidence of reneging over some hands: the Bayes factor of 'passes or draws while holding a play "
-    "at some rate' against 'never' (null with `proven` > 0: a hand's log proves a renege), its log10, and with "
-    "`exact` false (a hand sampled) the log10 at the ends of the sampled ratios' 95% margins; the hands, the turns "
-    "(plays, passes and draws) and the passes and draws the log leaves open that it rests on.",
-    "required": ["bayes_factor", "log10", "exact", "hands", "decisions", "open", "proven"],
-    "properties": {
-        "bayes_factor": {"type": ["number", "null"], "minimum": 0},
-        "log10": {"type": ["number", "null"]},
-        "exact": {"type": "boolean"},
-        "hands": {"type": "integer", "minimum": 0},
-        "decisions": {"type": "integer", "minimum": 0},
-        "open": {"type": "integer", "minimum": 0},
-        "proven": {"type": "integer", "minimum": 0},
-        "log10_low": {"type": ["number", "null"]},
-        "log10_high": {"type": ["number", "null"]},
-        "fraction": _FRACTION,
-    },
-    "additionalProperties": False,
-}
+__all__ = ["Evidence", "HandWeights", "combine", "hand_bayes_factor"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +85,7 @@ class Evidence:
         return 10.0**self.log10 if self.log10 < 300 else math.inf
 
     def as_dict(self) -> dict[str, object]:
+        """The evidence as the documents carry it (its model: knowledge/evidence_doc.py, EvidenceDoc)."""
         d: dict[str, object] = {
             "bayes_factor": None if self.log10 is None else _round(self.factor),
             "log10": None if self.log10 is None else round(self.log10, 4),
