@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -109,7 +110,9 @@ class Store(Parts):
     def import_matches(
         self, logs: Iterable[MatchLog | Prepared], source: str | None = None, batch_events: int = 20_000
     ) -> Iterator[ImportResult]:
-        """Store matches, each all or nothing (a savepoint of its own).
+        """Store matches, each all or nothing: where the database may refuse a value (PostgreSQL) a match
+        is written in a savepoint of its own, undone alone if it is refused; any other error undoes the
+        whole uncommitted batch, so SQLite writes a match with no savepoint.
 
         ``logs``: matches as read, or made ready by :func:`prepare_import` (in other processes: ``import
         --jobs``). Matches are committed together, every ``batch_events`` events or so (one fsync for many
@@ -163,17 +166,19 @@ class Store(Parts):
         same = self.conn.execute("SELECT id FROM matches WHERE head = ?", (prep.head,)).fetchone()
         if same is not None:
             return ImportResult(src, prep.line, mid, "skipped", reason=f"the same match is stored as {shown(same[0])}")
-        self.conn.execute("SAVEPOINT import_match")
+        # A savepoint only where a value can be refused (PostgreSQL: a NUL in a text) and the match alone
+        # is then undone; any other error undoes the whole transaction (import_matches), so SQLite, which
+        # refuses no value, writes a match without one: two statements a match fewer.
+        undo = bool(self._data_errors)
+        if undo:
+            self.conn.execute("SAVEPOINT import_match")
         try:
             fit = self.fit_row
             if fit is not Store.fit_row:  # (the rows as this database holds them)
                 rows = [(r[0], *fit(r[1:])) for r in rows]
             self.conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             self._write_projection(mid, prep.match_row, prep.hand_rows)
-            self.conn.execute(
-                "INSERT INTO imports VALUES (?, ?, ?, ?)",
-                (mid, src, prep.line, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")),
-            )
+            self.conn.execute("INSERT INTO imports VALUES (?, ?, ?, ?)", (mid, src, prep.line, _now()))
         except self._data_errors as exc:  # a value the database cannot hold: the match is not stored
             self._starts.pop(mid, None)
             self.conn.execute("ROLLBACK TO import_match")
@@ -182,13 +187,15 @@ class Store(Parts):
             return ImportResult(src, prep.line, mid, "failed", reason=reason)
         except BaseException:
             self._starts.pop(mid, None)
-            try:
-                self.conn.execute("ROLLBACK TO import_match")
-                self.conn.execute("RELEASE import_match")
-            except self.db_errors:  # the database failed: the error that came first tells (see _rollback)
-                pass
+            if undo:
+                try:
+                    self.conn.execute("ROLLBACK TO import_match")
+                    self.conn.execute("RELEASE import_match")
+                except self.db_errors:  # the database failed: the error that came first tells (see _rollback)
+                    pass
             raise
-        self.conn.execute("RELEASE import_match")
+        if undo:
+            self.conn.execute("RELEASE import_match")
         return ImportResult(src, prep.line, mid, "imported", len(rows), prep.valid)
 
     def _already(self, src: str, prep: Prepared, mid: str) -> ImportResult:
@@ -305,6 +312,17 @@ class Store(Parts):
         if player:  # (in Python: the databases' JSON functions differ)
             rows = [r for r in rows if player in _players(r["players"])]
         return rows
+
+
+_STAMP: list[Any] = [0, ""]
+
+
+def _now() -> str:
+    """The time now as ``imports.imported_at`` holds it (UTC, to the second), made once a second."""
+    second = int(time.time())
+    if _STAMP[0] != second:
+        _STAMP[0], _STAMP[1] = second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return str(_STAMP[1])
 
 
 def _players(text: Any) -> list[Any]:
