@@ -11,7 +11,12 @@ them) are inserted, 20,000 a transaction as ``import`` commits them, in a new fi
 - ``without rowid``: today's table, clustered on its primary key (match_id, seq);
 - ``rowid + unique index``: a rowid table with (match_id, seq) as a unique index;
 - ``no copied columns``: today's table written without the columns copied out of each event
-  (``type``, ``player``, ``tile``, ``at``: the views would read them from ``json``).
+  (``type``, ``player``, ``tile``, ``at``: the views would read them from ``json``);
+- the first and the last again in a file of 8 KiB pages (SQLite's default is 4 KiB; a new store's since
+  issue 39: ``store/opening.py`` ``PAGE_SIZE``).
+
+Each layout's rows/s by the wall clock and its CPU µs a row (the process's CPU time: on a shared machine
+the wall clock counts the other programs' turns too).
 
 It measures the table alone, not the rest of an import (reading, verifying, folding: bench_import.py).
 """
@@ -40,6 +45,8 @@ LAYOUTS = {
         "CREATE UNIQUE INDEX events_match_seq ON events (match_id, seq)",
     ],
     "no copied columns": [f"CREATE TABLE events ({COLUMNS}, PRIMARY KEY (match_id, seq)) WITHOUT ROWID"],
+    "without rowid, 8 KiB pages": [f"CREATE TABLE events ({COLUMNS}, PRIMARY KEY (match_id, seq)) WITHOUT ROWID"],
+    "no copied columns, 8 KiB pages": [f"CREATE TABLE events ({COLUMNS}, PRIMARY KEY (match_id, seq)) WITHOUT ROWID"],
 }
 BATCH = 20_000
 
@@ -58,17 +65,19 @@ def rows_of(matches: int) -> list[tuple[Any, ...]]:
     return rows
 
 
-def insert(path: Path, layout: str, rows: list[tuple[Any, ...]]) -> float:
-    """Seconds to write ``rows`` into a new file with ``layout``."""
+def insert(path: Path, layout: str, rows: list[tuple[Any, ...]]) -> tuple[float, float]:
+    """Seconds to write ``rows`` into a new file with ``layout``: by the wall clock, and CPU seconds."""
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     conn = sqlite3.connect(path, isolation_level=None)
+    if layout.endswith("8 KiB pages"):
+        conn.execute("PRAGMA page_size = 8192")
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     for ddl in LAYOUTS[layout]:
         conn.execute(ddl)
-    copied = layout != "no copied columns"
-    start = time.perf_counter()
+    copied = not layout.startswith("no copied columns")
+    start, cpu = time.perf_counter(), time.process_time()
     for i in range(0, len(rows), BATCH):
         conn.execute("BEGIN")
         if copied:
@@ -79,9 +88,8 @@ def insert(path: Path, layout: str, rows: list[tuple[Any, ...]]) -> float:
                 [(r[0], r[1], r[5], r[6], r[8]) for r in rows[i : i + BATCH]],
             )
         conn.execute("COMMIT")
-    elapsed = time.perf_counter() - start
     conn.close()
-    return elapsed
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,14 +101,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bench_events_table: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} logical CPUs,")
     print(f"  Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, load {os.getloadavg()[0]:.1f},")
     print(f"  {len(rows):,} rows of {args.matches} matches")
-    got: dict[str, list[float]] = {name: [] for name in LAYOUTS}
+    got: dict[str, list[tuple[float, float]]] = {name: [] for name in LAYOUTS}
     with tempfile.TemporaryDirectory() as work:
         for _ in range(args.rounds):
             for name in LAYOUTS:
-                got[name].append(len(rows) / insert(Path(work) / "events.db", name, rows))
-    for name, rates in got.items():
-        runs = ", ".join(f"{r:,.0f}" for r in rates)
-        print(f"{name:>24}: median {statistics.median(rates):>9,.0f} rows/s ({runs})")
+                got[name].append(insert(Path(work) / "events.db", name, rows))
+    for name, runs in got.items():
+        rates = [len(rows) / wall for wall, _ in runs]
+        cpus = sorted(1e6 * cpu / len(rows) for _, cpu in runs)
+        print(
+            f"{name:>30}: median {statistics.median(rates):>9,.0f} rows/s, CPU µs a row: median "
+            f"{statistics.median(cpus):.2f}, least {cpus[0]:.2f} ({', '.join(f'{c:.2f}' for c in cpus)})"
+        )
+    print(f"  load {os.getloadavg()[0]:.1f} at the end")
     return 0
 
 

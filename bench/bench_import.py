@@ -16,8 +16,9 @@ workers, and the load average around the runs (the machine may be shared). The o
 must hold the same rows in every table (the import times aside): checked after the first round.
 
 ``--stages`` splits one in-process import of the new code into its stages by CPU time (reading and
-checking the lines, the fold and the rows, the writes to SQLite); ``--profile`` prints a cProfile top of
-it.
+checking the lines, the fold and the rows, the writes to SQLite), and the writes by statement (each
+statement's CPU time, taken around its call: the commits hold SQLite's checkpoints); ``--profile`` prints a
+cProfile top of it.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -139,12 +142,39 @@ def table_digest(db: Path) -> dict[str, str]:
     return out
 
 
+class TimedConnection:
+    """A store's connection that adds up each statement's CPU time (by its first words) around the call."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.spent: Counter[str] = Counter()
+
+    def _timed(self, run: Any, sql: str, args: Any) -> Any:
+        t0 = time.process_time()
+        try:
+            return run(sql, args)
+        finally:
+            self.spent[" ".join(sql.split()[:3]).removesuffix("(").strip()] += time.process_time() - t0
+
+    def execute(self, sql: str, args: Any = ()) -> Any:
+        return self._timed(self.conn.execute, sql, args)
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        return self._timed(self.conn.executemany, sql, rows)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.conn, name)
+
+
 def stages(folder: Path, db: Path, profile: int) -> None:
-    """One in-process import of the new code, split into its stages by CPU time."""
+    """One in-process import of the new code, split into its stages by CPU time, and its writes by
+    statement."""
     files = sorted(folder.glob("*.jsonl"))
     clock = time.process_time
     spent = {"read": 0.0, "fold": 0.0, "store": 0.0}
     store = open_store(db)
+    timed = TimedConnection(store.conn)
+    store.conn = timed
     prof = cProfile.Profile() if profile else None
     events = 0
     pending: list[Prepared] = []
@@ -172,7 +202,9 @@ def stages(folder: Path, db: Path, profile: int) -> None:
                     pending.clear()
         t2 = clock()
         list(store.import_matches(pending))
+        t3 = clock()
         store.close()
+        timed.spent["(closing the store: its last checkpoint)"] += clock() - t3
         spent["store"] += clock() - t2
     if prof is not None:
         prof.disable()
@@ -191,6 +223,16 @@ def stages(folder: Path, db: Path, profile: int) -> None:
         "events per CPU second)",
         ("stage", "CPU s", "share", "µs/event"),
         rows,
+    )
+    statements = sorted(timed.spent.items(), key=lambda kv: -kv[1])
+    rest = spent["store"] - sum(timed.spent.values())
+    print_table(
+        "the store's writes by statement (CPU time around each call)",
+        ("statement", "calls' CPU s", "share of the store", "µs/event"),
+        [
+            (name, f"{s:.3f}", f"{100 * s / spent['store']:.0f}%", f"{1e6 * s / events:.2f}")
+            for name, s in [*statements, ("(the rest: Python between the statements)", rest)]
+        ],
     )
     if prof is not None:
         stats = pstats.Stats(prof)

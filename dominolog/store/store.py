@@ -110,7 +110,9 @@ class Store(Parts):
     def import_matches(
         self, logs: Iterable[MatchLog | Prepared], source: str | None = None, batch_events: int = 20_000
     ) -> Iterator[ImportResult]:
-        """Store matches, each all or nothing (a savepoint of its own).
+        """Store matches, each all or nothing: where the database may refuse a value (PostgreSQL) a match
+        is written in a savepoint of its own, undone alone if it is refused; any other error undoes the
+        whole uncommitted batch, so SQLite writes a match with no savepoint.
 
         ``logs``: matches as read, or made ready by :func:`prepare_import` (in other processes: ``import
         --jobs``). Matches are committed together, every ``batch_events`` events or so (one fsync for many
