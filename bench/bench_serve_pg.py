@@ -13,8 +13,7 @@ port run from that code (``PYTHONPATH``), each match begun, then ``--tables`` si
 (one connection each, bench_serve.py's lean client) each posting notes one after the other, each
 answered once durable, up to ``--events`` each or for ``--seconds`` at most. For each run: appends a
 second over the wall time, the latency (p50, p99), the server's CPU an append (its processes and
-PostgreSQL's, read from ``/proc``), and the appends a flush of the WAL to disk (``pg_stat_wal.wal_sync``:
-what a durable commit waits for).
+PostgreSQL's, read from ``/proc``).
 """
 
 from __future__ import annotations
@@ -96,17 +95,6 @@ def _postgres_cpu(data: Path) -> float:
     return _cpu_seconds(postmaster)
 
 
-def _fsyncs(url: str) -> int:
-    """The WAL's flushes to disk so far, of the whole server (``pg_stat_wal.wal_sync``: the bench's server
-    has no other client), read after the backends have reported theirs (each at most every second)."""
-    import psycopg
-
-    time.sleep(1.5)
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute("SELECT wal_sync FROM pg_stat_wal").fetchone()
-        return int(row[0]) if row else 0
-
-
 async def _tables(server: Server, ids: list[str], events: int, seconds: float) -> tuple[list[float], float]:
     latencies: list[float] = []
     stop_at = time.perf_counter() + seconds
@@ -138,10 +126,8 @@ def run(cluster: Any, checkout: Path, args: argparse.Namespace, tables: int, fol
                 if r.status_code != 201:
                     raise SystemExit(f"{mid}: {r.status_code} {r.text}")
         pg_cpu, serve_cpu = _postgres_cpu(cluster.data), _cpu_seconds(server.proc.pid)
-        fsyncs = _fsyncs(url)
         latencies, wall = asyncio.run(_tables(server, ids, args.events, args.seconds))
         n = max(1, len(latencies))
-        made = _fsyncs(url) - fsyncs
         return {
             "appends": len(latencies),
             "rate": len(latencies) / wall,
@@ -149,7 +135,6 @@ def run(cluster: Any, checkout: Path, args: argparse.Namespace, tables: int, fol
             "p99": _pct(latencies, 99) * 1000,
             "serve_ms": (_cpu_seconds(server.proc.pid) - serve_cpu) * 1000 / n,
             "pg_ms": (_postgres_cpu(cluster.data) - pg_cpu) * 1000 / n,
-            "per_fsync": len(latencies) / max(1, made),
         }
     finally:
         server.stop()
@@ -176,9 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}, --workers {args.workers},")
     fsync = "off" if args.no_fsync else "on"
     print(f"  PostgreSQL fsync {fsync}, at most {args.events} events a table, {args.seconds:g} s")
-    print(
-        "tables  code  appends  appends/s  p50 ms  p99 ms  serve CPU ms/append  PostgreSQL CPU ms/append  appends/fsync"
-    )
+    print("tables  code  appends  appends/s  p50 ms  p99 ms  serve CPU ms/append  PostgreSQL CPU ms/append")
     with tempfile.TemporaryDirectory() as work, Cluster(bin_dir, durable=not args.no_fsync) as cluster:
         folder = Path(work)
         old = args.old if args.old is not None else old_tree(args.old_ref, folder)
@@ -188,8 +171,7 @@ def main(argv: list[str] | None = None) -> int:
                     got = run(cluster, checkout, args, tables, folder)
                     print(
                         f"{tables:>6}  {name:>4}  {got['appends']:>7}  {got['rate']:>9,.0f}  {got['p50']:>6.1f}  "
-                        f"{got['p99']:>6.1f}  {got['serve_ms']:>19.2f}  {got['pg_ms']:>24.2f}  "
-                        f"{got['per_fsync']:>13.1f}",
+                        f"{got['p99']:>6.1f}  {got['serve_ms']:>19.2f}  {got['pg_ms']:>24.2f}",
                         flush=True,
                     )
         print(f"  load average at the end {os.getloadavg()[0]:.1f}")

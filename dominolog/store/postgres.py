@@ -168,7 +168,7 @@ class PostgresStore(Store):
                 key = "SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))"
                 if not self.conn.execute(key, (match_id,)).fetchone()[0]:
                     raise Busy(match_id)
-                self.conn.execute(notify, (NOTIFY_CHANNEL, match_id))
+                self.conn.defer(notify, (NOTIFY_CHANNEL, match_id))  # (sent with the next statement)
             else:
                 self.conn.execute(f"{key}, pg_notify(?, ?)", (match_id, NOTIFY_CHANNEL, match_id))
         except self._lock_errors:
