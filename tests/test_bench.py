@@ -30,6 +30,7 @@ TINY = {
     "bench_pg_append.py": ["--old-ref", "HEAD", "--writers", "1", "--events", "5", "--rounds", "1"],
     "bench_phone.py": ["--seeds", "1", "--hands", "1", "--taps", "3"],
     "bench_serve.py": ["--tables", "2", "--events", "3", "--followers", "4", "--rounds", "2"],
+    "bench_serve_pg.py": ["--old-ref", "HEAD", "--tables", "2", "--events", "3", "--seconds", "5"],
     "bench_hostile.py": ["--tables", "2", "--followers", "3", "--watchers", "1", "--big", "200", "--seconds", "1"],
     "bench_replay.py": ["--jumps", "5", "--variant", "double-draw"],
     "bench_record.py": [
@@ -46,6 +47,9 @@ TINY = {
     ],
 }
 
+#: the scripts that start a PostgreSQL server of their own
+PG_BENCHES = ("bench_pg.py", "bench_pg_append.py", "bench_serve_pg.py")
+
 
 def test_every_bench_script_has_a_tiny_size() -> None:
     assert sorted(p.name for p in (ROOT / "bench").glob("*.py")) == sorted(TINY)
@@ -53,7 +57,7 @@ def test_every_bench_script_has_a_tiny_size() -> None:
 
 @pytest.mark.parametrize("name", sorted(TINY))
 def test_bench_script_runs_on_a_tiny_size(name: str, tmp_path: Path) -> None:
-    if name in ("bench_pg.py", "bench_pg_append.py"):  # a PostgreSQL server of its own: skipped off CI only, saying why
+    if name in PG_BENCHES:  # a PostgreSQL server of its own: skipped off CI only, saying why
         from tests.pgserver import INSTALL, find_bin, required
 
         if find_bin() is None and not required():

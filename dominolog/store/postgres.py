@@ -52,11 +52,14 @@ NOTIFY_CHANNEL = "dominolog_events"
 class PgAccess(Access):
     """The tokens and idempotent answers in PostgreSQL."""
 
+    core: PostgresStore
+
     def lock_key(self, token_id: str, key: str) -> None:
         """Keep another request with the same Idempotency-Key waiting until this transaction ends
         (then it finds this one's answer): a transaction-level advisory lock on the key (sent with the
-        read of the key's answer that follows)."""
-        self.core.conn.defer("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (f"{token_id}\n{key}",))
+        read of the key's answer that follows). In a transaction that holds other locks already (a
+        group commit's later write): not waited for, :class:`Busy` when another transaction holds it."""
+        self.core.lock_idempotency(f"{token_id}\n{key}")
 
 
 class PgAnalyses(Analyses):
@@ -94,8 +97,9 @@ class PostgresStore(Store):
         self._taken_errors = (errors.UniqueViolation,)
         self._data_errors = (errors.DataError, errors.UntranslatableCharacter)
         self._lock_errors = (errors.LockNotAvailable, errors.DeadlockDetected)
-        #: the matches this transaction has locked
+        #: the matches this transaction has locked, and the Idempotency-Keys
         self._locked: set[str] = set()
+        self._keys: set[str] = set()
         #: the tables seen in the database (once there, kept)
         self._tables_seen: set[str] = set()
 
@@ -111,21 +115,43 @@ class PostgresStore(Store):
     def _begin(self) -> None:
         super()._begin()
         self._locked.clear()
+        self._keys.clear()
 
     def _commit(self) -> None:
         self._locked.clear()
-        super()._commit()
+        self._keys.clear()
+        # a transaction the server had failed (a statement's error that its savepoint did not undo) is
+        # rolled back by its COMMIT, which says so in its tag and raises nothing: nothing of it is stored,
+        # and none of its writes may be answered as stored
+        said = self.conn.execute("COMMIT").statusmessage
+        if said != "COMMIT":
+            raise StoreError(f"{self.path}: the transaction failed and was rolled back ({said}); nothing was written")
 
     def _rollback(self) -> None:
         self._locked.clear()
+        self._keys.clear()
         super()._rollback()
 
     def _mark(self) -> Any:
-        return set(self._locked)
+        return set(self._locked), set(self._keys)
 
     def _back_to(self, mark: Any) -> None:
         # a lock taken after a savepoint is released when the transaction is rolled back to it
-        self._locked = set(mark)
+        self._locked, self._keys = set(mark[0]), set(mark[1])
+
+    def lock_idempotency(self, name: str) -> None:
+        """The advisory lock on an Idempotency-Key (``name``: the token's id and the key), sent with the
+        next statement; not waited for (:class:`Busy` when held elsewhere) when this transaction holds
+        other locks: only a transaction that holds nothing waits for a key, and one that holds keys
+        only for a match, so no two transactions wait for each other."""
+        if name in self._keys:
+            return
+        if self._locked or self._keys:
+            if not self.conn.execute("SELECT pg_try_advisory_xact_lock(hashtextextended(?, 1))", (name,)).fetchone()[0]:
+                raise Busy(name)
+        else:
+            self.conn.defer("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (name,))
+        self._keys.add(name)
 
     def _lock_match(self, match_id: str) -> None:
         """A transaction-level advisory lock on the match (released at COMMIT or ROLLBACK), waited for
@@ -142,7 +168,7 @@ class PostgresStore(Store):
                 key = "SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))"
                 if not self.conn.execute(key, (match_id,)).fetchone()[0]:
                     raise Busy(match_id)
-                self.conn.execute(notify, (NOTIFY_CHANNEL, match_id))
+                self.conn.defer(notify, (NOTIFY_CHANNEL, match_id))  # (sent with the next statement)
             else:
                 self.conn.execute(f"{key}, pg_notify(?, ?)", (match_id, NOTIFY_CHANNEL, match_id))
         except self._lock_errors:

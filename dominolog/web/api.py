@@ -298,8 +298,7 @@ async def append_events(
 
     def may(store: Store) -> bool:
         try:
-            write_target(request, store, match_id)
-            writer(request, store, match_id)
+            writer(request, store, match_id, found=write_target(request, store, match_id))
         except HTTPException:
             return False
         return True
@@ -319,9 +318,10 @@ def _write(
     from dominolog.store.access import KEY_LIMIT, ReusedKey, TakenKey, fingerprint
 
     with store.transaction():
+        found = None
         if match_id is not None:
-            write_target(request, store, match_id)  # (404: not begun, or private to this request)
-        token = writer(request, store, match_id)
+            found = write_target(request, store, match_id)  # (404: not begun, or private to this request)
+        token = writer(request, store, match_id, found=found)
         app.rate.check(token.id)
         if key is not None and not (0 < len(key) <= KEY_LIMIT and key.isascii() and key.isprintable()):
             raise HTTPException(400, f"an Idempotency-Key is 1 to {KEY_LIMIT} printable ASCII characters")

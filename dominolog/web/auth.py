@@ -78,13 +78,16 @@ def unauthorized(message: str) -> HTTPException:
     return HTTPException(401, message, headers={"WWW-Authenticate": 'Bearer realm="dominolog"'})
 
 
-def writer(request: Request, store: Store, match_id: str | None, what: str = "creates a match") -> Token:
+def writer(
+    request: Request, store: Store, match_id: str | None, what: str = "creates a match", found: Token | None = None
+) -> Token:
     """The token allowed to write to ``match_id`` (None: what only the organiser does, ``what``), or
-    the HTTP error saying why not."""
+    the HTTP error saying why not. ``found``: the request's token as :func:`write_target` read it in
+    the same transaction (not read again)."""
     given = bearer(request)
     if given is None:
         raise unauthorized("a write needs a token: Authorization: Bearer TOKEN (dominolog token create)")
-    token = store.find_token(given)
+    token = found if found is not None else store.find_token(given)
     if token is None:
         raise unauthorized("the token is not known here")
     if not token.active:
@@ -163,18 +166,21 @@ def sight(request: Request, store: Store) -> Sight:
     return Sight(token, private, page_key if bearer(request) is None else None)
 
 
-def write_target(request: Request, store: Store, match_id: str) -> None:
+def write_target(request: Request, store: Store, match_id: str) -> Token | None:
     """``404`` for a write to a match not stored (for everyone: the organiser begins a match, ``POST
     /api/matches``), or to a private one the request may not read (:meth:`Sight.sees`; a wrong or
     revoked token counts as none here, so that no status tells a private match from a missing one);
-    who may write is :func:`writer`'s, after this."""
+    who may write is :func:`writer`'s, after this (given the token read here: ``found``)."""
     if not store.has_match(match_id):
         raise HTTPException(404, "no such match")
     given = bearer(request)
     token = store.find_token(given) if given is not None else None
-    seen = Sight(token if token is not None and token.active else None, frozenset(store.private_events()))
-    if not seen.sees(match_id, store.event_of(match_id)):
-        raise HTTPException(404, "no such match")
+    private = frozenset(store.private_events())
+    if private:  # (with no private event every match may be read: the match's event is not read)
+        seen = Sight(token if token is not None and token.active else None, private)
+        if not seen.sees(match_id, store.event_of(match_id)):
+            raise HTTPException(404, "no such match")
+    return token
 
 
 #: how many seconds of events at the rate a token may send at once (a whole match sent again after a

@@ -12,7 +12,7 @@ from fastapi import Depends, Request
 
 from dominolog.web.auth import RATE, Rate
 from dominolog.web.rendered import Kept, Once, Rendered
-from dominolog.web.stores import Poller, Stores
+from dominolog.web.stores import PG_WRITERS, Poller, Stores
 
 #: the largest request body taken (bytes)
 MAX_BODY = 1 << 20
@@ -66,7 +66,7 @@ class Web:
     def __post_init__(self) -> None:
         from dominolog.store.target import is_url
 
-        self.stores = Stores(self.target, one_writer=not is_url(self.target))
+        self.stores = Stores(self.target, one_writer=True, writers=PG_WRITERS if is_url(self.target) else 1)
         self.poller = Poller(self.stores)
         self.rate = Rate(self.rate_per_second)
         self.rendered = Rendered()

@@ -51,20 +51,26 @@ GATHER_SECONDS = 0.02
 STORE_THREADS = 8
 #: recording sessions a thread keeps (one a match it wrote to lately)
 KEPT_SESSIONS = 256
-#: the most writes one commit of a SQLite store takes (those waiting when it begins)
+#: the most writes one commit takes (those waiting when it begins)
 GROUP_MOST = 100
+#: the writer threads of a PostgreSQL store in each server process: while one waits for its commit to be
+#: made durable (the WAL's fsync, tens of milliseconds on a slow disk), the other runs the next group's
+#: writes (a SQLite file takes one writer at a time: one thread)
+PG_WRITERS = 2
 
 
 class Stores:
     """One open store per thread, for the store ``target`` (a SQLite file or a PostgreSQL URL)."""
 
-    def __init__(self, target: str, one_writer: bool = False) -> None:
+    def __init__(self, target: str, one_writer: bool = False, writers: int = 1) -> None:
         self.target = target
-        #: a SQLite file takes one writer at a time: every write runs on one thread of its own, in the
-        #: order they came (its store and sessions kept warm), the writes waiting together committed
-        #: at once (:class:`GroupCommit`), rather than many threads taking turns in SQLite's busy
-        #: handler, whose growing sleeps make the unluckiest append wait long
-        self._writer = GroupCommit(self) if one_writer else None
+        #: the writes go through writer threads of their own, the writes waiting together committed at
+        #: once (:class:`GroupCommit`: one durable commit for them all, each answered once it is made).
+        #: A SQLite file takes one writer at a time: one thread, every write in the order they came (its
+        #: store and sessions kept warm), rather than many threads taking turns in SQLite's busy handler,
+        #: whose growing sleeps make the unluckiest append wait long. A PostgreSQL store: ``writers``
+        #: threads (:data:`PG_WRITERS`), each committing what waits when it is free
+        self._writer = GroupCommit(self, writers) if one_writer else None
         self._local = threading.local()
         self._all: list[Store] = []
         self._lock = threading.Lock()
@@ -153,8 +159,8 @@ class Stores:
         return await anyio.to_thread.run_sync(lambda: work(self.get()), limiter=self._limiter)
 
     async def write(self, work: Callable[[Store], T]) -> T:
-        """``work(store)`` for a write: on the one writer thread, committed with the writes waiting
-        with it (SQLite: :class:`GroupCommit`), else as :meth:`run`. ``work`` writes in
+        """``work(store)`` for a write: on a writer thread, committed with the writes waiting with it
+        (:class:`GroupCommit`), else (a :class:`Stores` made without one) as :meth:`run`. ``work`` writes in
         :meth:`~dominolog.store.store.Store.transaction` blocks (committed on return)."""
         if self._writer is None:
             return await self.run(work)
@@ -171,23 +177,32 @@ class Stores:
 
 
 class GroupCommit:
-    """The one writer thread of a SQLite store, committing the writes that wait together at once.
+    """The writer threads of a store, each committing the writes that wait together at once.
 
-    It takes every write waiting (up to :data:`GROUP_MOST`), begins one transaction, runs each write
-    in a savepoint of its own, commits once (one fsync for them all), and only then answers each:
-    every event is durable before its answer. A write that raises (refused, unauthorized, failed) is
-    rolled back to its savepoint: nothing of it is left, and the others go on; the commit failing
-    fails every write of the group (none of them was stored, and each is told so)."""
+    A thread takes every write waiting (up to :data:`GROUP_MOST`), begins one transaction, runs each
+    write in a savepoint of its own, commits once (one durable commit for them all), and only then
+    answers each: every event is durable before its answer. A write that raises (refused, unauthorized,
+    failed) is rolled back to its savepoint: nothing of it is left, and the others go on; the commit
+    failing fails every write of the group (none of them was stored, and each is told so).
 
-    def __init__(self, stores: Stores) -> None:
+    With PostgreSQL, a group's first write may wait for the locks it needs (its match's, its
+    Idempotency-Key's) held by another process's transaction; a later one may not (the group holds
+    other locks: waiting could close a circle with another group, a deadlock), so a lock held elsewhere
+    raises :class:`~dominolog.store.store.Busy` (:class:`~dominolog.store.postgres.PostgresStore`): that
+    write is undone and runs again first in the thread's next group, where it may wait."""
+
+    def __init__(self, stores: Stores, threads: int = 1) -> None:
         self.stores = stores
         self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[Store], Any]] | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="dominolog-writer", daemon=True)
-        self._thread.start()
+        self._threads = [
+            threading.Thread(target=self._run, name=f"dominolog-writer-{n}", daemon=True) for n in range(threads)
+        ]
+        for thread in self._threads:
+            thread.start()
 
     def is_current(self) -> bool:
-        """Whether the caller is the writer's thread."""
-        return threading.current_thread() is self._thread
+        """Whether the caller is one of the writer threads."""
+        return threading.current_thread() in self._threads
 
     def submit(self, work: Callable[[Store], T]) -> Future[T]:
         done: Future[T] = Future()
@@ -195,14 +210,22 @@ class GroupCommit:
         return done
 
     def stop(self) -> None:
-        self._queue.put(None)
+        for _ in self._threads:
+            self._queue.put(None)
 
     def _run(self) -> None:
+        #: the writes of this thread's last group that found a lock held elsewhere (run first in the next)
+        carried: list[tuple[Future[Any], Callable[[Store], Any]]] = []
         while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            group = [first]
+            if carried:
+                group, carried = carried, []
+            else:
+                first = self._queue.get()
+                if first is None:
+                    return
+                if not first[0].set_running_or_notify_cancel():
+                    continue
+                group = [first]
             while len(group) < GROUP_MOST:
                 try:
                     more = self._queue.get_nowait()
@@ -211,11 +234,18 @@ class GroupCommit:
                 if more is None:
                     self._queue.put(None)
                     break
-                group.append(more)
-            self._commit([(done, work) for done, work in group if done.set_running_or_notify_cancel()])
+                if more[0].set_running_or_notify_cancel():
+                    group.append(more)
+            carried = self._commit(group)
 
-    def _commit(self, group: list[tuple[Future[Any], Callable[[Store], Any]]]) -> None:
+    def _commit(
+        self, group: list[tuple[Future[Any], Callable[[Store], Any]]]
+    ) -> list[tuple[Future[Any], Callable[[Store], Any]]]:
+        """Run and commit the group; the writes to run again (those that found a lock held elsewhere)."""
+        from dominolog.store.store import Busy
+
         results: list[tuple[Future[Any], Any, Exception | None]] = []
+        again: list[tuple[Future[Any], Callable[[Store], Any]]] = []
         try:
             store = self.stores.get()
             with store.transaction():
@@ -223,18 +253,21 @@ class GroupCommit:
                     try:
                         with store.transaction():  # (a savepoint)
                             results.append((done, work(store), None))
+                    except Busy:  # undone; run again first in the next group, where it may wait
+                        again.append((done, work))
                     except Exception as exc:  # this write is undone; the others go on
                         results.append((done, None, exc))
         except BaseException as exc:  # the store failed (begin, commit): no write of the group is stored
             self.stores.forget()
             for done, _ in group:
                 done.set_exception(exc)
-            return
+            return []
         for done, value, error in results:
             if error is not None:
                 done.set_exception(error)
             else:
                 done.set_result(value)
+        return again
 
 
 def heads(store: Store) -> dict[str, str]:

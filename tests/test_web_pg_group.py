@@ -1,0 +1,213 @@
+"""The group commit of ``dominolog serve`` on a PostgreSQL store (issue 39): the writes waiting together
+are committed at once, each in a savepoint of its own (a refused one undone alone, with its own answer);
+a later write of a group that finds its match or its Idempotency-Key locked by another process is not
+made to wait (no deadlock between groups) but run again first in the next group; and many tables
+writing at once through two workers each get their exact seqs, every event stored once, in order."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dominolog.store import ConflictError, RefusedError, open_store
+from dominolog.web.stores import Stores
+from tests.test_web_api import START, post
+from tests.webserver import Server
+
+NOTE = '{"type":"note","text":"%s"}'
+PLAY = '{"type":"play","player":"Ana","tile":"6-6"}'
+
+
+def _texts(url: str, match_id: str) -> list[tuple[int, str | None]]:
+    with open_store(url, create=False) as store:
+        return [(rec.seq, (rec.obj or {}).get("text")) for rec, _ in store.records(match_id)]
+
+
+def _begun(url: str, *mids: str) -> None:
+    with open_store(url) as store:
+        for mid in mids:
+            store.append(mid, (START % mid).encode())
+
+
+def _note(mid: str, text: str, seq: int | None = None) -> Any:
+    return lambda store: store.append(mid, (NOTE % text).encode(), expected_seq=seq, check=True).seq
+
+
+def test_a_postgres_group_commit_keeps_the_good_writes_and_undoes_each_refused_one_alone(pg_url: str) -> None:
+    """Writes waiting behind a blocked one are committed together (one COMMIT for the group, counted on
+    the writer's store); a wrong seq, a play the rules refuse, a second match_start and a write that
+    fails after its append each get their own error and leave nothing; the others their exact seqs."""
+    _begun(pg_url, "m1", "m2")
+    stores = Stores(pg_url, one_writer=True)
+    writer = stores._writer
+    assert writer is not None
+    running, release = threading.Event(), threading.Event()
+    commits: list[int] = []
+
+    def blocker(store: Any) -> int:
+        kept = store._commit
+
+        def counted() -> None:
+            kept()
+            commits.append(1)
+
+        store._commit = counted  # (on this store only: the writer thread's)
+        running.set()
+        release.wait(10)
+        return int(store.append("m1", (NOTE % "first").encode()).seq)
+
+    def broken(store: Any) -> int:
+        store.append("m1", (NOTE % "undone").encode())
+        raise RuntimeError("this write fails after its append")
+
+    try:
+        first = writer.submit(blocker)
+        assert running.wait(10)
+        futures: list[Future[Any]] = [
+            writer.submit(_note("m1", "a")),
+            writer.submit(_note("m2", "b")),
+            writer.submit(_note("m1", "wrong seq", seq=2)),
+            writer.submit(broken),
+            writer.submit(lambda store: store.append("m2", PLAY.encode(), check=True)),
+            writer.submit(lambda store: store.append("m1", (START % "m1").encode(), check=True)),
+            writer.submit(_note("m1", "c")),
+            writer.submit(_note("m2", "d", seq=3)),
+        ]
+        release.set()
+        assert first.result(20) == 2
+        assert [f.result(20) for f in futures[:2]] == [3, 2]
+        with pytest.raises(ConflictError, match="seq 2 is taken"):
+            futures[2].result(20)
+        with pytest.raises(RuntimeError, match="fails after its append"):
+            futures[3].result(20)
+        with pytest.raises(RefusedError):  # a play before any deal
+            futures[4].result(20)
+        with pytest.raises(RefusedError, match="has begun already"):
+            futures[5].result(20)
+        assert [f.result(20) for f in futures[6:]] == [4, 3]
+    finally:
+        stores.close()
+    assert commits == [1, 1]  # the blocker's group, then the eight writes' one
+    assert _texts(pg_url, "m1") == [(1, None), (2, "first"), (3, "a"), (4, "c")]
+    assert _texts(pg_url, "m2") == [(1, None), (2, "b"), (3, "d")]
+
+
+def test_a_later_write_of_a_group_does_not_wait_for_a_lock_held_elsewhere(pg_url: str) -> None:
+    """Another connection holds m3's lock and an Idempotency-Key's: the group's first write (m1) goes,
+    the later writes to m3 and under that key are put back, the others committed and answered at once;
+    the locks released, the two put back are stored in the next group (the first of it waits for its
+    lock), each once."""
+    import psycopg
+
+    _begun(pg_url, "m1", "m2", "m3")
+    stores = Stores(pg_url, one_writer=True)
+    writer = stores._writer
+    assert writer is not None
+    running, release = threading.Event(), threading.Event()
+    holder = psycopg.connect(pg_url, autocommit=True)
+    try:
+        holder.execute("BEGIN")
+        holder.execute("SELECT pg_advisory_xact_lock(hashtextextended('m3', 0))")
+        holder.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ("tok\nkey-1",))
+
+        def blocker(store: Any) -> int:
+            running.set()
+            release.wait(10)
+            return int(store.append("m1", (NOTE % "first").encode()).seq)
+
+        def keyed(store: Any) -> int:
+            store.lock_key("tok", "key-1")
+            return int(store.append("m2", (NOTE % "keyed").encode()).seq)
+
+        first = writer.submit(blocker)
+        assert running.wait(10)
+        futures = [
+            writer.submit(_note("m1", "lead")),  # (the group's first write: it may wait; the later ones may not)
+            writer.submit(_note("m3", "held")),
+            writer.submit(keyed),
+            writer.submit(_note("m2", "free")),
+        ]
+        release.set()
+        assert first.result(20) == 2
+        assert futures[0].result(20) == 3 and futures[3].result(20) == 2  # (not held by m3's lock)
+        time.sleep(0.3)
+        assert not futures[1].done() and not futures[2].done()  # each waits in the next group, none lost
+        holder.execute("ROLLBACK")
+        assert futures[1].result(20) == 2
+        assert futures[2].result(20) == 3
+    finally:
+        holder.close()
+        stores.close()
+    assert _texts(pg_url, "m2") == [(1, None), (2, "free"), (3, "keyed")]
+    assert _texts(pg_url, "m3") == [(1, None), (2, "held")]
+
+
+def test_many_tables_through_two_postgres_workers_each_in_sequence(pg_url: str, tmp_path: Path) -> None:
+    """Sixteen tables posting at once to a server of two workers, each with its Idempotency-Keys, a key
+    sent again, a play the rules refuse, a wrong seq and a second match_start among its writes: every
+    answer exact, every good event stored once at its seq (read back by another connection once the
+    server is stopped), nothing of the refused ones."""
+    tables = [f"t{i}" for i in range(16)]
+    with Server(pg_url, tmp_path, "--workers", "2", "--rate", "1000") as s:
+        for mid in tables:
+            assert post(s, "/api/matches", START % mid).status_code == 201
+        answers: dict[str, list[tuple[int, Any]]] = {mid: [] for mid in tables}
+
+        def table(mid: str) -> None:
+            got = answers[mid]
+            for n in range(8):
+                key = {"Idempotency-Key": f"{mid}-{n}"}
+                r = post(s, f"/api/matches/{mid}/events?seq={n + 2}", NOTE % f"{mid}-{n}", headers=key)
+                got.append((r.status_code, r.json()))
+                again = post(s, f"/api/matches/{mid}/events?seq={n + 2}", NOTE % f"{mid}-{n}", headers=key)
+                got.append((again.status_code, again.json()))
+                refused = post(s, f"/api/matches/{mid}/events", PLAY)
+                got.append((refused.status_code, refused.json().get("seqs")))
+                late = post(s, f"/api/matches/{mid}/events?seq={n + 1}", NOTE % "late")
+                got.append((late.status_code, late.json().get("seqs")))
+            twice = post(s, "/api/matches", START % mid)
+            got.append((twice.status_code, twice.json().get("match")))
+
+        threads = [threading.Thread(target=table, args=(mid,)) for mid in tables]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(180)
+        for mid in tables:
+            got = answers[mid]
+            assert [status for status, _ in got] == [201, 201, 422, 409] * 8 + [409], (mid, got)
+            firsts = [body for status, body in got[0:-1:4]]
+            assert [b["seqs"] for b in firsts] == [[n + 2] for n in range(8)]
+            assert [body for _, body in got[1:-1:4]] == firsts  # the key's answer, as first given
+            assert [body for _, body in got[2:-1:4]] == [[]] * 8
+            assert [body for _, body in got[3:-1:4]] == [[]] * 8
+            assert got[-1][1] == mid
+    for mid in tables:
+        assert _texts(pg_url, mid) == [(1, None), *((n + 2, f"{mid}-{n}") for n in range(8))]
+    with open_store(pg_url, create=False) as store:
+        heads = dict(store.conn.execute("SELECT id, head FROM matches").fetchall())
+        assert {mid: heads[mid] for mid in tables} == {mid: store.fold_of(mid).head for mid in tables}
+        assert sorted(heads) == sorted(tables)
+
+
+def test_a_commit_the_server_turned_into_a_rollback_is_an_error(pg_url: str) -> None:
+    """A transaction the server failed (an error its savepoint did not undo, caught and passed over)
+    is rolled back by its COMMIT without an error from the server: the store raises, so that no write
+    of it is answered as stored, and nothing of it is."""
+    import psycopg
+
+    from dominolog.store import StoreError
+
+    _begun(pg_url, "m1")
+    with open_store(pg_url, create=False) as store:
+        with pytest.raises(StoreError, match="rolled back"), store.transaction():
+            store.append("m1", (NOTE % "lost").encode())
+            with pytest.raises(psycopg.Error):
+                store.conn.execute("SELECT 1 / 0")
+        assert store.append("m1", (NOTE % "after").encode()).seq == 2
+    assert _texts(pg_url, "m1") == [(1, None), (2, "after")]
