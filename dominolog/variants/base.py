@@ -270,8 +270,11 @@ class Variant:
         h = hand.holdings[player]
         known = frozenset(h.known)
         possible = hand.possible(player)
+        judged = judge(known, possible, h.count)
+        if judged[0] is False:
+            return False  # the common case: the rule is kept
+        verdict, detail, named = judged
         message = f"{action} while {rule}" if rule else action
-        verdict, detail, named = judge(known, possible, h.count)
         if verdict is True:
             tiles = tuple(map(str, named))
             rules = renege(self.name, tiles) if code == "renege" else ids(MUST_DRAW, self.name)
