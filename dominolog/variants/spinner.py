@@ -71,8 +71,13 @@ class GridVariant(Variant):
         return found  # type: ignore[return-value]
 
     def has_play(self, hand: HandState) -> Any:
-        """The judge "holds a tile that can be played now"."""
-        return judge_holds(self.playable(hand))
+        """The judge "holds a tile that can be played now" (made once for a table, as :meth:`playable`)."""
+        cache = hand.grid.cache
+        judge = cache.get("has_play")
+        if judge is None:
+            judge = judge_holds(self.playable(hand))
+            cache["has_play"] = judge
+        return judge
 
     def legal_placements(self, hand: HandState, player: str) -> list[tuple[Tile, str]]:
         return [(t, e) for t in sorted(hand.holdings[player].known) for e in self.places(hand, t)]
