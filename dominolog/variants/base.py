@@ -269,7 +269,7 @@ class Variant:
         """
         h = hand.holdings[player]
         known = frozenset(h.known)
-        possible = hand.possible(player)
+        possible = hand.possible(player) if h.unknown else known  # (the same tiles: one set made, not two)
         judged = judge(known, possible, h.count)
         if judged[0] is False:
             return False  # the common case: the rule is kept
