@@ -85,7 +85,9 @@ class GridVariant(Variant):
     def can_play(self, hand: HandState, player: str) -> bool | None:
         """True, False, or None when hidden tiles keep it open."""
         h = hand.holdings[player]
-        verdict, _, _ = self.has_play(hand)(frozenset(h.known), hand.possible(player), h.count)
+        known = frozenset(h.known)
+        possible = hand.possible(player) if h.unknown else known  # (the same tiles: one set made, not two)
+        verdict, _, _ = self.has_play(hand)(known, possible, h.count)
         return verdict
 
     # -- placing -------------------------------------------------------------
