@@ -451,6 +451,8 @@ class HandState:
 
     def settle(self) -> None:
         """Infer hidden tiles: when a single holder has unknown tiles, they are exactly the unaccounted ones."""
+        if not self.unaccounted:  # (an open hand: nothing is hidden, nothing to infer)
+            return
         holders = [h for h in (*self.holdings.values(), self.boneyard) if h.unknown]
         if len(holders) == 1 and holders[0].unknown == len(self.unaccounted):
             holders[0].known |= self.unaccounted

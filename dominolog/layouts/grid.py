@@ -35,6 +35,9 @@ from dominolog.tiles import Tile
 DIRS = ("N", "E", "S", "W")
 VECTORS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 PERPENDICULAR = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
+#: a spinning doublet's three free sides when played towards each direction, in the order of DIRS
+#: (the line straight on, and the two perpendicular sides)
+CROSS_SIDES = {d: tuple(q for q in DIRS if q == d or q in PERPENDICULAR[d]) for d in DIRS}
 
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (x0 < x1, y0 < y1)
 
@@ -249,20 +252,23 @@ class GridLayout:
         halves = (side.value, other) if near_first else (other, side.value)
         p = Placed(tile, rect, halves, bool(dx) != cross, "cross" if cross else "single", side.tile, side.dir, arm)
         del self.sides[(side.tile, side.dir)]
+        again = tile in self.on_board  # (a table built by hand may place a tile twice: its sides sorted anew)
         self._add(p)
         ax, ay = side.anchor
-        if cross:
-            end = (ax + 2 * dx, ay + 2 * dy)
-            self.sides[(tile, side.dir)] = Side(tile, side.dir, side.value, end, True, False)
-            if self.spinning_doubles:
-                cx, cy = ax + dx, ay + dy
-                for q in PERPENDICULAR[side.dir]:
+        if cross and self.spinning_doubles:  # the three sides, added in the order of DIRS
+            cx, cy = ax + dx, ay + dy
+            for q in CROSS_SIDES[side.dir]:
+                if q == side.dir:
+                    self.sides[(tile, q)] = Side(tile, q, side.value, (ax + 2 * dx, ay + 2 * dy), True, False)
+                else:
                     qx, qy = VECTORS[q]
                     self.sides[(tile, q)] = Side(tile, q, side.value, (cx + 2 * qx, cy + 2 * qy), True, False)
+        elif cross:
+            self.sides[(tile, side.dir)] = Side(tile, side.dir, side.value, (ax + 2 * dx, ay + 2 * dy), True, False)
         else:
-            end = (ax + 4 * dx, ay + 4 * dy)
-            self.sides[(tile, side.dir)] = Side(tile, side.dir, other, end, False, False)
-        self._sort_sides(tile)
+            self.sides[(tile, side.dir)] = Side(tile, side.dir, other, (ax + 4 * dx, ay + 4 * dy), False, False)
+        if again:
+            self._sort_sides(tile)
         return p
 
     def _add(self, p: Placed) -> None:

@@ -269,9 +269,12 @@ class Variant:
         """
         h = hand.holdings[player]
         known = frozenset(h.known)
-        possible = hand.possible(player)
+        possible = hand.possible(player) if h.unknown else known  # (the same tiles: one set made, not two)
+        judged = judge(known, possible, h.count)
+        if judged[0] is False:
+            return False  # the common case: the rule is kept
+        verdict, detail, named = judged
         message = f"{action} while {rule}" if rule else action
-        verdict, detail, named = judge(known, possible, h.count)
         if verdict is True:
             tiles = tuple(map(str, named))
             rules = renege(self.name, tiles) if code == "renege" else ids(MUST_DRAW, self.name)
@@ -344,6 +347,19 @@ class Variant:
                 (),
                 (player,) if hand.turn is None else (player, hand.turn),
             )
+
+    def _tile_to_place(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> Tile | None:
+        """The first step of placing a single tile, the same in every game: the tile, its player's turn
+        checked (a play out of turn is reported and stands), None when the tile is already on the table
+        (reported; what happens to the turn then is the game's)."""
+        assert ev.tile is not None
+        tile = Tile.parse(ev.tile)
+        player = ev.player
+        self.check_turn(match, hand, player, ctx)
+        if tile in hand.layout.on_board:
+            ctx.violation("illegal", f"{tile} is already on the table; not placed", SAME_TILE, (str(tile),), (player,))
+            return None
+        return tile
 
     def take_tile(self, hand: HandState, player: str, tile: Tile, ctx: Ctx) -> bool:
         """Move ``tile`` out of ``player``'s hand; False (and a violation) when it cannot be there."""

@@ -24,28 +24,34 @@ DOUBLES = frozenset(t for t in DOUBLE_SIX if t.is_double)
 
 
 def placement_score(layout: GridLayout) -> int:
-    """D6: the points of the table as it is, for the player who just placed."""
-    ends: list[tuple[int, bool, bool]] = []  # (value, double end, the spinner)
-    spinner_free = False
-    for s in layout.open_sides():
+    """D6: the points of the table as it is, for the player who just placed.
+
+    The open ends are counted by the number they show: double ends, single ends, and whether the
+    spinner (while one of its sides is open) is among them. A number with a double end scores when
+    another end (or the spinner) shows it too: 2 for each double end, 1 for each single one; a number
+    with single ends alone scores 1 each when there are two or more."""
+    doubles = [0, 0, 0, 0, 0, 0, 0]
+    singles = [0, 0, 0, 0, 0, 0, 0]
+    spinner_open = False
+    for s in layout.sides.values():
         if s.first:
-            spinner_free = True
+            spinner_open = True
+        elif s.double:
+            doubles[s.value] += 1
         else:
-            ends.append((s.value, s.double, False))
-    if spinner_free and layout.first is not None:
-        ends.append((layout.first.lo, True, True))
-    by_value: dict[int, list[tuple[bool, bool]]] = {}
-    for value, double, spinner in ends:
-        by_value.setdefault(value, []).append((double, spinner))
+            singles[s.value] += 1
+    spinner = -1  # the spinner's number while one of its sides is open
+    if spinner_open and layout.order:
+        spinner = layout.order[0].lo
+        doubles[spinner] += 1
     total = 0
-    for group in by_value.values():
-        d = sum(1 for double, _ in group if double)
-        singles = len(group) - d
-        spinner = any(sp for _, sp in group)
-        if d >= 1 and (d + singles >= 2 or spinner):
-            total += 2 * d + singles
-        elif singles >= 2:
-            total += singles
+    for value in range(7):
+        d = doubles[value]
+        n = singles[value]
+        if d >= 1 and (d + n >= 2 or value == spinner):
+            total += 2 * d + n
+        elif n >= 2:
+            total += n
     return total
 
 

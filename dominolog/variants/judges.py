@@ -203,13 +203,16 @@ def _pair_bounds(left: int, right: int) -> Judge:
     ml, mr = 1 << left, 1 << right
 
     def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str, tuple[Tile, ...]]:
-        fl = {t for t in upper if t.mask & ml}
-        fr = {t for t in upper if t.mask & mr}
-        sl, sr = fl & sure, fr & sure
+        sl = {t for t in sure if t.mask & ml and t in upper}
+        sr = {t for t in sure if t.mask & mr and t in upper}
         if _distinct_pair(sl, sr):
             x, y = _a_pair(sl, sr)
             return True, f"{x} on the left and {y} on the right", (x, y)
         room = n - len(sure)
+        if room <= 0:  # (an open hand, the common case: no room for a tile that would make a pair)
+            return False, "no pair play", ()
+        fl = {t for t in upper if t.mask & ml}
+        fr = {t for t in upper if t.mask & mr}
         # Can the hand hold a pair at all? The fewest tiles to add for one:
         if _distinct_pair(sl, fr - sure) or _distinct_pair(fl - sure, sr):
             need = 1

@@ -10,7 +10,7 @@ from dominolog.events import Play
 from dominolog.state import HandState, MatchState, Placement
 from dominolog.tiles import Tile
 from dominolog.variants.base import Ctx, Variant
-from dominolog.variants.rulings import LINE_END, PLACE, SAME_TILE, ids
+from dominolog.variants.rulings import LINE_END, PLACE, ids
 
 
 def can_play_line(hand: HandState, player: str, ends: tuple[int, ...] | None = None) -> bool | None:
@@ -83,12 +83,9 @@ class LineVariant(Variant):
 
     def place(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> Placement | None:
         """Apply one single-tile play; returns the placement, or None if nothing was placed."""
-        assert ev.tile is not None
-        tile = Tile.parse(ev.tile)
         player = ev.player
-        self.check_turn(match, hand, player, ctx)
-        if tile in hand.layout.on_board:
-            ctx.violation("illegal", f"{tile} is already on the table; not placed", SAME_TILE, (str(tile),), (player,))
+        tile = self._tile_to_place(match, hand, ev, ctx)
+        if tile is None:  # already on the table: the turn moves on
             hand.turn = match.next_player(player)
             return None
         end = self.resolve_end(hand, tile, ev, ctx)
@@ -102,6 +99,7 @@ class LineVariant(Variant):
             self.take_tile(hand, player, tile, ctx)
         before = hand.layout.open_values()
         if end == "":
+            assert ev.tile is not None  # (the first tile lies as written)
             a, b = (int(ev.tile[0]), int(ev.tile[2]))
             hand.layout.place_first(a, b, tile)
         else:

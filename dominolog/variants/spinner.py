@@ -19,7 +19,7 @@ from dominolog.state import HandState, MatchState, Placement
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants.base import Ctx, Variant
 from dominolog.variants.judges import judge_holds
-from dominolog.variants.rulings import FIRST, PLACE, ROOM, SAME_TILE, ids
+from dominolog.variants.rulings import FIRST, PLACE, ROOM, ids
 
 #: the tiles that show each number
 SHOWING = tuple(tuple(t for t in DOUBLE_SIX if t.has(v)) for v in range(7))
@@ -71,8 +71,13 @@ class GridVariant(Variant):
         return found  # type: ignore[return-value]
 
     def has_play(self, hand: HandState) -> Any:
-        """The judge "holds a tile that can be played now"."""
-        return judge_holds(self.playable(hand))
+        """The judge "holds a tile that can be played now" (made once for a table, as :meth:`playable`)."""
+        cache = hand.grid.cache
+        judge = cache.get("has_play")
+        if judge is None:
+            judge = judge_holds(self.playable(hand))
+            cache["has_play"] = judge
+        return judge
 
     def legal_placements(self, hand: HandState, player: str) -> list[tuple[Tile, str]]:
         return [(t, e) for t in sorted(hand.holdings[player].known) for e in self.places(hand, t)]
@@ -80,7 +85,9 @@ class GridVariant(Variant):
     def can_play(self, hand: HandState, player: str) -> bool | None:
         """True, False, or None when hidden tiles keep it open."""
         h = hand.holdings[player]
-        verdict, _, _ = self.has_play(hand)(frozenset(h.known), hand.possible(player), h.count)
+        known = frozenset(h.known)
+        possible = hand.possible(player) if h.unknown else known  # (the same tiles: one set made, not two)
+        verdict, _, _ = self.has_play(hand)(known, possible, h.count)
         return verdict
 
     # -- placing -------------------------------------------------------------
@@ -100,7 +107,6 @@ class GridVariant(Variant):
         allowed = self.allowed_sides(hand)
         end = ev.end
         problem = None
-        rules = ids(PLACE, self.name)
         if end is not None:
             side = layout.side(end)
             if side is None:
@@ -108,7 +114,8 @@ class GridVariant(Variant):
             elif not tile.has(side.value):
                 problem = f"{tile} does not match {side.name} (it shows {side.value})"
             else:
-                hit = layout.collides(layout.shape(tile, side)[0])
+                # (without spinning doubles no tile can meet another: GridLayout.collides says why)
+                hit = layout.collides(layout.shape(tile, side)[0]) if layout.spinning_doubles else None
                 if hit is not None:
                     ctx.violation(
                         "illegal",
@@ -121,6 +128,7 @@ class GridVariant(Variant):
                     self.wrong_side(hand, side, ctx)
                 return side
         places = layout.placements(tile, allowed)
+        rules = ids(PLACE, self.name)
         if not places:
             if problem is None:
                 fits = any(tile.has(v) for v in layout.open_values())
@@ -145,12 +153,9 @@ class GridVariant(Variant):
 
     def place(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> Placed | None:
         """Apply one play: ownership, the end, the layout. The turn is the caller's."""
-        assert ev.tile is not None
-        tile = Tile.parse(ev.tile)
         player = ev.player
-        self.check_turn(match, hand, player, ctx)
-        if tile in hand.layout.on_board:
-            ctx.violation("illegal", f"{tile} is already on the table; not placed", SAME_TILE, (str(tile),), (player,))
+        tile = self._tile_to_place(match, hand, ev, ctx)
+        if tile is None:
             return None
         side = self.resolve_side(hand, tile, ev, ctx)
         if side is None:
@@ -159,6 +164,7 @@ class GridVariant(Variant):
         layout = hand.grid
         before = layout.open_values()
         if isinstance(side, str):
+            assert ev.tile is not None  # (the first tile lies as written: its first half to the north)
             layout.place_first(int(ev.tile[0]), int(ev.tile[2]), tile)
             placed = layout.placed[tile]
             end = ""
