@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             for name, pythonpath in builds.items():
                 done = subprocess.run(
                     [sys.executable, "-c", CHILD, str(args.repeat), *map(str, files.values())],
-                    capture_output=True, text=True, env=child_env(pythonpath), check=True,
+                    capture_output=True, text=True, env=child_env(pythonpath), check=True, cwd=tmp,
                 )  # fmt: skip
                 got = json.loads(done.stdout)
                 assert name == "old" or got.pop("build") == name, (got, name)
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 t = time.perf_counter()
                 subprocess.run(
                     [script, "import", *map(str, files.values()), "--db", str(db)],
-                    capture_output=True, env=child_env(pythonpath), check=False,
+                    capture_output=True, env=child_env(pythonpath), check=False, cwd=tmp,
                 )  # fmt: skip
                 imports[name] = min(imports[name], time.perf_counter() - t)
         names = list(builds)
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         floor = json.loads(
             subprocess.run(
                 [sys.executable, "-c", FLOOR, str(args.repeat), *map(str, files.values())],
-                capture_output=True, text=True, check=True,
+                capture_output=True, text=True, check=True, cwd=tmp,
             ).stdout
         )  # fmt: skip
         print("\nthe floor: what every line costs in library calls alone (orjson read, the sorted canonical form,")
