@@ -79,11 +79,12 @@ def _compiled_fold() -> list[Extension]:
     )
 
 
-#: the commands of setup.py that build the extensions. pip runs this file three times for one install (the
-#: build's requirements: egg_info, the metadata: dist_info, then the wheel: bdist_wheel); mypyc's analysis
-#: (the C files written) is needed only by the last
-BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop", "bdist_egg"}
-FOLD = _compiled_fold() if BUILDS & set(sys.argv[1:]) else []
+#: the commands of setup.py that only read the metadata. pip runs this file three times for one install
+#: (the build's requirements: egg_info, the metadata: dist_info, then the wheel: bdist_wheel): mypyc's
+#: analysis (the C files written) is needed only by the last, and by any command that builds
+METADATA_ONLY = {"egg_info", "dist_info", "sdist"}
+_ASKED = set(sys.argv[1:])
+FOLD = [] if _ASKED & METADATA_ONLY and not _ASKED & {"build", "build_ext", "bdist_wheel"} else _compiled_fold()
 
 
 class _ParallelBuildExt(build_ext):
