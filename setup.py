@@ -18,9 +18,12 @@ import platform
 import runpy
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 #: the modules mypyc compiles, as dominolog/build_info.py names them (read from there: one list)
 COMPILED = [
@@ -66,16 +69,60 @@ def _compiled_fold() -> list[Extension]:
         _say("mypyc is not installed (a build requirement in pyproject.toml): the pure-Python build")
         return []
     _say(f"compiling {len(COMPILED)} modules with mypyc (DOMINOLOG_PURE=1 for the pure-Python build)")
+    # multi_file: a C file a module (not one file of 19 MB), so that the C compiler, the larger part of the
+    # build, runs on every core (_ParallelBuildExt); the modules stay one group (one shared library)
     return mypycify(
         ["--ignore-missing-imports", "--follow-imports=silent", *COMPILED],
         opt_level="3",
         group_name="dominolog",
+        multi_file=True,
     )
 
 
-FOLD = _compiled_fold()
+#: the commands of setup.py that only read the metadata. pip runs this file three times for one install
+#: (the build's requirements: egg_info, the metadata: dist_info, then the wheel: bdist_wheel): mypyc's
+#: analysis (the C files written) is needed only by the last, and by any command that builds
+METADATA_ONLY = {"egg_info", "dist_info", "sdist"}
+_ASKED = set(sys.argv[1:])
+FOLD = [] if _ASKED & METADATA_ONLY and not _ASKED & {"build", "build_ext", "bdist_wheel"} else _compiled_fold()
+
+
+class _ParallelBuildExt(build_ext):
+    """build_ext with the C files of an extension compiled at once on every core (distutils compiles them
+    one after the other), and the extensions built side by side (setuptools' ``parallel``)."""
+
+    def build_extensions(self) -> None:
+        cc: Any = self.compiler
+        compile_one = cc._compile
+        workers = os.cpu_count() or 1
+
+        def compile_all(
+            sources: list[str],
+            output_dir: str | None = None,
+            macros: Any = None,
+            include_dirs: Any = None,
+            debug: bool = False,
+            extra_preargs: list[str] | None = None,
+            extra_postargs: list[str] | None = None,
+            depends: list[str] | None = None,
+        ) -> list[str]:
+            macros, objects, extra_postargs, pp_opts, build = cc._setup_compile(
+                output_dir, macros, include_dirs, sources, depends, extra_postargs
+            )
+            cc_args = cc._get_cc_args(pp_opts, debug, extra_preargs)
+            todo = [(obj, *build[obj]) for obj in objects if obj in build]
+            with ThreadPoolExecutor(workers) as pool:
+                # list(): each compile's error (CompileError) raised here
+                list(pool.map(lambda job: compile_one(*job, cc_args, extra_postargs, pp_opts), todo))
+            return list(objects)
+
+        cc.compile = compile_all
+        self.parallel = workers
+        super().build_extensions()
+
 
 setup(
+    cmdclass={"build_ext": _ParallelBuildExt},
     ext_modules=[
         Extension(
             "dominolog.analysis._ghost13c",

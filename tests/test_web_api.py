@@ -156,14 +156,20 @@ def test_a_retry_with_the_idempotency_key_gets_the_first_answer_across_a_restart
         assert long_key.status_code == 400
 
 
-def _sse(url: str, headers: dict[str, str], want: int, timeout: float = 10) -> list[tuple[int, str]]:
-    """The first ``want`` messages of a stream (id, data), read by a real client, within ``timeout``."""
+def _sse(
+    url: str, headers: dict[str, str], want: int, timeout: float = 10, opened: threading.Event | None = None
+) -> list[tuple[int, str]]:
+    """The first ``want`` messages of a stream (id, data), read by a real client, within ``timeout``;
+    ``opened`` is set at the stream's first line (its ``retry:``, sent once the server has fixed where the
+    stream starts)."""
     got: list[tuple[int, str]] = []
     with httpx.stream("GET", url, headers=headers, timeout=httpx.Timeout(timeout)) as r:
         assert r.headers["content-type"].startswith("text/event-stream")
         seq, data = None, []
         deadline = time.monotonic() + timeout
         for line in r.iter_lines():
+            if opened is not None:
+                opened.set()
             if time.monotonic() > deadline:
                 break
             if line.startswith("id: "):
@@ -187,10 +193,7 @@ def test_the_stream_starts_at_the_head_or_after_the_seq_given(server: Server) ->
     assert _sse(url, {"Last-Event-ID": "0"}, 2) == [(1, stored[0]), (2, stored[1])]
     assert _sse(url + "?after=1", {}, 1) == [(2, stored[1])]
     # from the head: only what comes next, each once
-    got: list[list[tuple[int, str]]] = []
-    reader = threading.Thread(target=lambda: got.append(_sse(url, {}, 2)))
-    reader.start()
-    time.sleep(1.0)
+    reader, got = _following(server, "m1", 2)
     start = time.monotonic()
     assert post(server, "/api/matches/m1/events", PLAYS[0]).status_code == 201
     assert post(server, "/api/matches/m1/events", PLAYS[1]).status_code == 201
@@ -204,10 +207,7 @@ def test_an_event_appended_by_the_command_line_reaches_the_stream(
     server: Server, db: str, cli: Callable[..., Ran]
 ) -> None:
     begin(server)
-    got: list[list[tuple[int, str]]] = []
-    reader = threading.Thread(target=lambda: got.append(_sse(f"{server.url}/api/matches/m1/stream", {}, 1)))
-    reader.start()
-    time.sleep(1.0)
+    reader, got = _following(server, "m1", 1)
     assert cli("append", "m1", DEAL, "--db", db).code == 0
     reader.join(15)
     assert got == [[(2, DEAL)]]
@@ -313,9 +313,11 @@ def _following(server: Server, match_id: str, want: int) -> tuple[threading.Thre
     """A client following the match's stream on ``server`` in a thread of its own (for its first
     ``want`` messages), its stream open once this returns; what it got is in the list once joined."""
     got: list[list[tuple[int, str]]] = []
-    reader = threading.Thread(target=lambda: got.append(_sse(f"{server.url}/api/matches/{match_id}/stream", {}, want)))
+    opened = threading.Event()
+    url = f"{server.url}/api/matches/{match_id}/stream"
+    reader = threading.Thread(target=lambda: got.append(_sse(url, {}, want, opened=opened)))
     reader.start()
-    time.sleep(1.0)
+    assert opened.wait(15), "the stream did not open"
     return reader, got
 
 
