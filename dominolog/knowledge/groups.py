@@ -164,23 +164,30 @@ class Shape:
         if isinstance(found, Shape):
             return found
         assert model.match is not None
-        taken: list[list[Tile]] = [[] for _ in model.slots]
-        for t in model.tiles:  # in tile order: so is each slot's list of takers
-            for i in model.allowed[t]:
-                taken[i].append(t)
-        keys: dict[tuple, int] = {}
+        # each slot's takers as a bit set of the tiles' places in the set (so the key below hashes
+        # an int, not a tuple of tiles), and as the list of them (in tile order) for a new pre-group
+        taken = [0] * len(model.slots)
+        for t, bits in model.allowed_bits().items():
+            one = 1 << t.index
+            while bits:
+                low = bits & -bits
+                taken[low.bit_length() - 1] |= one
+                bits ^= low
+        keys: dict[tuple[str | None, int, int, int], int] = {}
         of_slot: list[int] = []
         kinds: list[Slot] = []
         sizes: list[int] = []
         takers: list[tuple[Tile, ...]] = []
+        tiles = model.tiles
         for i, slot in enumerate(model.slots):
             # the slot's fields, not the slot: a dataclass's hash and equality are Python calls
-            key = (slot.owner, slot.entry, slot.draw, tuple(taken[i]))
+            key = (slot.owner, slot.entry, slot.draw, taken[i])
             q = keys.setdefault(key, len(kinds))
             if q == len(kinds):
                 kinds.append(slot)
                 sizes.append(0)
-                takers.append(tuple(taken[i]))
+                mine = taken[i]
+                takers.append(tuple([t for t in tiles if mine >> t.index & 1]))
             sizes[q] += 1
             of_slot.append(q)
         adj = {t: tuple(sorted({of_slot[i] for i in model.allowed[t]})) for t in model.tiles}

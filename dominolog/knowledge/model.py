@@ -192,7 +192,8 @@ class HandModel:
         for t in moved:
             owner[mine.pop(t)] = None
         moved.sort(key=lambda x: len(edges[x]))
-        return all(augment(t, set(), edges, owner, mine) for t in moved)
+        n = len(owner)
+        return all(augment(t, [False] * n, edges, owner, mine) for t in moved)
 
     def _owner(self) -> list[Tile | None]:
         """A new list of the tile each slot takes in the world at hand (:attr:`world`)."""
@@ -417,20 +418,21 @@ def perfect_matching(
     # ``start`` stays matched, so only the others are sorted; the sort is stable, so they come in
     # the same order as in the sort of all ``tiles``)
     for t in sorted((t for t in tiles if t not in match), key=lambda x: len(edges[x])):
-        if not augment(t, set(), edges, owner, match):
+        if not augment(t, [False] * n_slots, edges, owner, match):
             return None
     return match
 
 
 def augment(
-    t: Tile, seen: set[int], edges: dict[Tile, list[int]], owner: list[Tile | None], match: dict[Tile, int]
+    t: Tile, seen: list[bool], edges: dict[Tile, list[int]], owner: list[Tile | None], match: dict[Tile, int]
 ) -> bool:
-    """Kuhn's augmenting path: put ``t`` in one of its slots (``edges[t]``) not in ``seen``, moving the
-    tile there (``owner``) to another of its own, recursively; ``owner`` and ``match`` follow."""
+    """Kuhn's augmenting path: put ``t`` in one of its slots (``edges[t]``) not yet ``seen`` (a flag a
+    slot: compiled, a list read by index, where a set of ints hashes each), moving the tile there
+    (``owner``) to another of its own, recursively; ``owner`` and ``match`` follow."""
     for i in edges[t]:
-        if i in seen:
+        if seen[i]:
             continue
-        seen.add(i)
+        seen[i] = True
         other = owner[i]
         if other is None or augment(other, seen, edges, owner, match):
             owner[i] = t
@@ -451,10 +453,9 @@ def allowed_edges(
     ``v``'s slot; ``(t, i)`` is allowed when the tile holding ``i`` leads back to ``t``. With at
     most 28 tiles, who leads to whom is one bit set per tile, closed transitively (Warshall's
     algorithm on the bit sets)."""
-    index = {t: k for k, t in enumerate(tiles)}
     holder = [0] * n_slots
-    for t, i in match.items():
-        holder[i] = index[t]
+    for k, t in enumerate(tiles):  # each slot's tile by its place in ``tiles`` (no dict of places)
+        holder[match[t]] = k
     reach = []
     for k, t in enumerate(tiles):
         bits = 1 << k
@@ -467,7 +468,7 @@ def allowed_edges(
             if reach[j] & bit:
                 reach[j] |= via
     out: dict[Tile, frozenset[int]] = {}
-    for t in tiles:
-        mine, bit = match[t], 1 << index[t]
-        out[t] = frozenset(i for i in edges[t] if i == mine or reach[holder[i]] & bit)
+    for k, t in enumerate(tiles):
+        mine, bit = match[t], 1 << k
+        out[t] = frozenset([i for i in edges[t] if i == mine or reach[holder[i]] & bit])
     return out

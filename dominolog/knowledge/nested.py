@@ -44,16 +44,41 @@ class Chain:
     draws: tuple[int, ...]
     tiles: tuple[Tile, ...]
     exits: tuple[int, ...]
-    #: :func:`chain_count`'s counts so far, by the tiles still in hand (from which, their roles): the
-    #: counts after each of the last draws, and where the count stands (``can``, ``first``)
-    counts: dict[tuple[int, tuple[Hashable, ...]], tuple[list[dict[int, int]], list[int], int]] = field(
+    #: :func:`chain_count`'s counts so far, by the tiles still in hand (from which, their roles): shared
+    #: by the trackers that give those tiles the same roles
+    counts: dict[tuple[int, tuple[Hashable, ...]], Counts] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
-    #: :func:`chain_count`'s tiles still in hand by role, by (how many tiles left before, the tracker):
-    #: (their roles, each one's role number, the roles, how many tiles of each)
-    roles: dict[tuple[int, Tracker], tuple[tuple[Hashable, ...], list[int], list[Hashable], list[int]]] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
-    )
+    #: :func:`chain_count`'s tiles still in hand by role, by the tracker and how many tiles left before
+    roles: dict[Tracker, dict[int, Roles]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+
+class Counts:
+    """The counts of :func:`chain_count` for some tiles still in hand, by their roles: ``counted[k]``
+    the ways to fill the last ``k`` draws (the tiles used, by role, packed :data:`BITS` bits a role:
+    how many ways), and where the count stands: ``can`` (by role, the tiles the next draw back can
+    have brought) and ``first`` (the first tile counted in ``can``)."""
+
+    __slots__ = ("can", "counted", "first")
+
+    def __init__(self, roles: int, first: int) -> None:
+        self.counted: list[dict[int, int]] = [{0: 1}]
+        self.can: list[int] = [0] * roles
+        self.first = first
+
+
+class Roles:
+    """The tiles still in hand from some point of a chain, as one tracker sees them: each one's role
+    number (``role_of``), the roles (``names``), how many tiles of each (``held``), and the counts
+    shared by the trackers that see them alike (``counts``)."""
+
+    __slots__ = ("counts", "held", "names", "role_of")
+
+    def __init__(self, role_of: list[int], names: list[Hashable], held: list[int], counts: Counts) -> None:
+        self.role_of = role_of
+        self.names = names
+        self.held = held
+        self.counts = counts
 
 
 def chain_of(shape: Shape, model: HandModel, part: int) -> Chain | None:
@@ -92,7 +117,10 @@ def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
     alive = bisect_right(exits, seq)  # the tiles from here on are still in hand at seq
     # the tiles still in hand by their role in the rule (the same for the rules of a run of draws
     # asked with one tracker: kept with the chain)
-    found = chain.roles.get((alive, tracker))
+    by_alive = chain.roles.get(tracker)
+    if by_alive is None:
+        by_alive = chain.roles[tracker] = {}
+    found = by_alive.get(alive)
     if found is None:
         kinds = tuple(tracker.role(t) for t in chain.tiles[alive:])
         roles: dict[Hashable, int] = {}
@@ -100,25 +128,25 @@ def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
         held = [0] * len(roles)
         for r in role_of:
             held[r] += 1
-        found = chain.roles[(alive, tracker)] = (kinds, role_of, list(roles), held)
-    kinds, role_of, names, held = found
+        # the same tiles still in hand take the same last draws alike whatever the rule's seq: the
+        # counts after each draw are kept with the chain (the rules of a run of draws share them)
+        done = chain.counts.get((alive, kinds))
+        if done is None:
+            done = chain.counts[(alive, kinds)] = Counts(len(roles), len(exits))
+        found = by_alive[alive] = Roles(role_of, list(roles), held, done)
+    role_of, names, held, done = found.role_of, found.names, found.held, found.counts
     late = len(chain.draws) - bisect_right(chain.draws, seq - 1)
     # the ways to have used so many tiles of each role, the late draws taken from the last back;
     # ``can``: by role, the tiles the draw at hand can have brought (those played after it). The
     # tiles used, by role, are packed BITS bits a role in one int (a hand has at most 28 tiles).
-    # The same tiles still in hand take the same last draws alike whatever the rule's seq: the
-    # counts after each draw are kept with the chain (the rules of a run of draws share them).
-    done = chain.counts.get((alive, kinds))
-    if done is None:
-        done = chain.counts[(alive, kinds)] = ([{0: 1}], [0] * len(names), len(exits))
-    counted, can, first = done
+    counted, can = done.counted, done.can
     draws = chain.draws
     while len(counted) <= late:
         entry = draws[len(draws) - len(counted)]
         start = bisect_right(exits, entry)
-        for r in role_of[start - alive : first - alive]:
+        for r in role_of[start - alive : done.first - alive]:
             can[r] += 1
-        first = start
+        done.first = start
         steps = [(r * BITS, k, 1 << (r * BITS)) for r, k in enumerate(can) if k]
         nxt: dict[int, int] = {}
         get = nxt.get
@@ -129,13 +157,15 @@ def chain_count(chain: Chain, seq: int, tracker: Tracker) -> tuple[int, int]:
                     key = used + one
                     nxt[key] = get(key, 0) + n * left
         counted.append(nxt)
-    chain.counts[(alive, kinds)] = (counted, can, first)
     states = counted[late]
     broken = total = 0
+    start_state = tracker.start
     for used, n in states.items():
-        state = tracker.start
+        state = start_state
+        shift = 0
         for r, role in enumerate(names):
-            kept = held[r] - ((used >> (r * BITS)) & MASK)
+            kept = held[r] - ((used >> shift) & MASK)
+            shift += BITS
             if kept > 0:
                 state = tracker.add(state, role, kept)
         total += n
