@@ -39,6 +39,7 @@ COMPILED: tuple[str, ...] = (
     "dominolog.reducer.fold",
     "dominolog.reducer.hands",
     "dominolog.reducer.history",
+    "dominolog.reducer.judging",
     "dominolog.reducer.report",
     "dominolog.reducer.verdicts",
     "dominolog.store.rows",

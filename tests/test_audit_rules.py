@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import dominolog.reducer.context as context_module
-import dominolog.reducer.hands as hands_module
+import dominolog.reducer.judging as judging_module
 from dominolog.audit.document import build_audit
 from dominolog.audit.rules import rules_with_text, ruling_text, rulings
 from dominolog.build_info import compiled_modules
@@ -311,7 +311,7 @@ def test_rewording_every_finding_changes_no_field_of_the_audit_or_of_verify(monk
     before = [build_audit(log) for log in logs]
     reasons = [line for line in report_lines_of(REWORDED) if "not checkable" in line]
     monkeypatch.setattr(context_module, "Issue", _reworded)
-    monkeypatch.setattr(hands_module, "Issue", _reworded)
+    monkeypatch.setattr(judging_module, "Issue", _reworded)
     after = [build_audit(log) for log in logs]
     found = [f for doc in after for f in [*doc["findings"], *(f for h in doc["hands"] for f in h["findings"])]]
     assert len(found) > 40

@@ -22,8 +22,9 @@ from dominolog.frozen import by_fields
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer.chain import HashChain
 from dominolog.reducer.context import Ctx, Findings, FoldListener
-from dominolog.reducer.hands import ChecksHook, HandLifecycle
+from dominolog.reducer.hands import HandLifecycle
 from dominolog.reducer.history import SAVE_EVERY, HandHistory, Saved
+from dominolog.reducer.judging import ChecksHook
 from dominolog.reducer.report import MatchReport
 from dominolog.state import HandResult, HandState, Issue, MatchState
 from dominolog.tiles import tile_or_none
