@@ -17,6 +17,7 @@ from pathlib import Path
 #: knowledge engine that judges hidden hands, and the rows an import builds (one per event)
 COMPILED: tuple[str, ...] = (
     "dominolog.tiles",
+    "dominolog.findings",
     "dominolog.state",
     "dominolog.events.kinds",
     "dominolog.events.checks",

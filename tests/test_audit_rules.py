@@ -1,6 +1,6 @@
 """The rulings behind a finding: their text from the package's copy of docs/rulings.md
 (dominolog.audit.rules), and the ids every finding the reducer gives carries as data
-(dominolog.state.Issue ``rules``, given where it is reported from dominolog.variants.rulings).
+(dominolog.findings.Issue ``rules``, given where it is reported from dominolog.variants.rulings).
 
 Coverage is checked on what the reducer really says, not on message templates read from the
 source: every replay of replays/, and simulated matches of every variant and table size, full and
