@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 from mypy_extensions import mypyc_attr
 
-from dominolog.events import Event, check_event
+from dominolog.events import Event, MatchStart, check_event
 from dominolog.events.checks import fast_event
 from dominolog.frozen import by_fields
 from dominolog.textsafe import shown
@@ -267,22 +267,29 @@ def long_line(head: bytes, length: int, digest: bytes, lineno: int, seq: int) ->
 def binary_lines(fh: Any) -> Iterator[tuple[bytes, int, bytes | None]]:
     """The lines of a binary file as (bytes, length, digest): a line longer than MAX_LINE_BYTES is read
     in pieces and given as its first bytes, its length and its sha256, never held whole."""
+    readline = fh.readline
     while True:
-        line = fh.readline(LONGEST_READ_WHOLE + 1)
+        line = readline(LONGEST_READ_WHOLE + 1)
         if not line:
             return
         if len(line) <= LONGEST_READ_WHOLE or line.endswith(b"\n"):
             yield line, len(line), None
-            continue
-        digest = hashlib.sha256(line.rstrip(b"\n"))
-        head, length = line[:_KEPT_OF_LONG_LINE], len(line)
-        while not line.endswith(b"\n"):
-            line = fh.readline(MAX_LINE_BYTES)
-            if not line:
-                break
-            length += len(line)
-            digest.update(line.rstrip(b"\n"))
-        yield head, length - line.endswith(b"\n"), digest.digest()
+        else:
+            yield _rest_of_long_line(readline, line)
+
+
+def _rest_of_long_line(readline: Any, line: bytes) -> tuple[bytes, int, bytes]:
+    """A line too long to read whole, of which ``line`` was read: its first bytes, its length (without
+    its "\n") and the sha256 of the whole line, the rest read in pieces with ``readline``."""
+    digest = hashlib.sha256(line.rstrip(b"\n"))
+    head, length = line[:_KEPT_OF_LONG_LINE], len(line)
+    while not line.endswith(b"\n"):
+        line = readline(MAX_LINE_BYTES)
+        if not line:
+            break
+        length += len(line)
+        digest.update(line.rstrip(b"\n"))
+    return head, length - line.endswith(b"\n"), digest.digest()
 
 
 def iter_matches(path: Path | str, data: bytes | None = None, first_line: int = 1) -> Iterator[MatchLog]:
@@ -300,10 +307,18 @@ def iter_matches(path: Path | str, data: bytes | None = None, first_line: int = 
         fh = None
     try:
         # Lines end at "\n" only (a stray "\r" stays in its line), from a file or from bytes alike.
-        lines = binary_lines(fh if fh is not None else io.BytesIO(data or b""))
+        # (binary_lines' loop, written out: no generator, tuple or enumerate a line)
+        readline = (fh if fh is not None else io.BytesIO(data or b"")).readline
         skipped: Record | None = None  # the record that stands for the lines past MAX_MATCH_EVENTS
-        for lineno, (line, length, digest) in enumerate(lines, first_line):
-            if digest is not None:  # too long to read: a malformed line, whatever it holds
+        lineno = first_line - 1
+        while True:
+            line: bytes = readline(LONGEST_READ_WHOLE + 1)
+            if not line:
+                break
+            lineno += 1
+            if len(line) > LONGEST_READ_WHOLE and not line.endswith(b"\n"):
+                # too long to read: a malformed line, whatever it holds
+                line, length, digest = _rest_of_long_line(readline, line)
                 if skipped is None:
                     rec = long_line(line, length, digest, lineno, seq + 1)
                     current = current or MatchLog(source, lineno, orphan=True)
@@ -323,7 +338,8 @@ def iter_matches(path: Path | str, data: bytes | None = None, first_line: int = 
                 _skip(skipped, lineno)
                 continue
             rec = decode_line(stripped, lineno, seq + 1)
-            if rec.type == "match_start":
+            event = rec.event
+            if (rec.type == "match_start") if event is None else isinstance(event, MatchStart):
                 if current is not None:
                     yield current
                 current = MatchLog(source, lineno)
