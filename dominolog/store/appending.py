@@ -158,6 +158,15 @@ class Appending(Transactions):
         seq, head = (last[0], last[1]) if last else (0, "")
         return self._fold(match_id, seq, head)
 
+    def fold_after(self, match_id: str, done: Appended) -> Fold:
+        """The match folded after the append ``done``: inside a transaction (which holds the match: no
+        other writer's event can follow it before the commit), the fold that append kept, without a read
+        (one round trip less an append with PostgreSQL); else :meth:`fold_of`."""
+        fold = self._folds.get(match_id)
+        if self._touched and fold is not None and fold.seq == done.seq and fold.head == done.head:
+            return fold
+        return self.fold_of(match_id)
+
     def fold_kept(self, match_id: str, folds: dict[str, Fold]) -> Fold:
         """:meth:`fold_of`, the match kept folded in ``folds`` (the caller's, shared among this store's
         connections: the caller makes sure one at a time uses it) rather than in this store's own."""
