@@ -323,3 +323,47 @@ def test_what_a_write_is_checked_against_is_read_at_once(target: str) -> None:
         assert (seen.private, seen.event) == (frozenset({"Club night"}), "Club night")
         assert store.write_view("m1", None).event is None
         assert store.write_view("m3", None) == WriteView(False, None, frozenset({"Club night"}), None)
+
+
+def test_a_postgres_writes_checks_read_the_matchs_last_event_for_the_fold_that_follows(pg_url: str) -> None:
+    """With PostgreSQL, ``write_view`` in a write transaction reads the match's last event too, and the
+    ``fold_of`` that follows in the same savepoint takes it without a read of its own; once taken, or
+    once the savepoint has ended, ``fold_of`` reads again (never an old last event carried along)."""
+    with open_store(pg_url) as store:
+        head = store.append("m1", START.encode()).head
+        _, token = store.create_token("organiser")
+        conn = store.conn
+        sent: list[str] = []
+
+        class Counting:
+            def execute(self, query: str, *args: object) -> object:
+                sent.append(query)
+                return conn.execute(query, *args)
+
+            def __getattr__(self, name: str) -> object:
+                return getattr(conn, name)
+
+        def reads(fold_of: Callable[[], object]) -> int:
+            sent.clear()
+            store.conn = Counting()  # type: ignore[assignment]
+            try:
+                fold_of()
+            finally:
+                store.conn = conn
+            return len(sent)
+
+        with store.transaction():
+            with store.transaction():
+                store.write_view("m1", token)
+                assert reads(lambda: store.fold_of("m1")) == 0
+                assert (store.fold_of("m1").seq, store.fold_of("m1").head) == (1, head)
+                assert reads(lambda: store.fold_of("m1")) == 1
+            with store.transaction():
+                store.write_view("m1", token)
+            assert reads(lambda: store.fold_of("m1")) == 1
+            with store.transaction():
+                store.write_view("m1", token)
+                done = store.append("m1", (NOTE % "x").encode())
+                assert reads(lambda: store.fold_of("m1")) == 1 and store.fold_of("m1").seq == done.seq == 2
+        store.write_view("m1", token)  # (no transaction: nothing kept)
+        assert reads(lambda: store.fold_of("m1")) == 1

@@ -151,7 +151,11 @@ class Appending(Transactions):
         self.conn.execute(f"INSERT INTO matches VALUES ({', '.join('?' * len(row))})", row)
 
     def fold_of(self, match_id: str) -> Fold:
-        """The match folded up to its last stored event (kept, or folded now)."""
+        """The match folded up to its last stored event (kept, or folded now). Its last event as the
+        statement before read it in this transaction, when one did (:attr:`_last_seen`), else read now."""
+        seen = self._last_seen.pop(match_id, None) if self._touched else None
+        if seen is not None:
+            return self._fold(match_id, *seen)
         last = self.conn.execute(
             "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
         ).fetchone()
@@ -233,6 +237,7 @@ class Appending(Transactions):
         own = obj.get("seq")
         want = expected_seq if expected_seq is not None else own if isinstance(own, int) else None
         folding = False
+        self._last_seen.pop(match_id, None)
         try:
             with self._write():
                 self._lock_for_append(match_id)
