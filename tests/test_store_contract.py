@@ -227,6 +227,36 @@ class StoreContract:
         assert (row["id"], row["events"], row["status"], row["head"]) == ("m", 3, "open", done.head)
         assert verify_stored(store, "m").valid
 
+    def test_the_fold_after_an_append_in_a_transaction_is_the_one_kept_without_a_read(self, store: Store) -> None:
+        store.append("m", START)
+        read: list[str] = []
+        conn = store.conn
+
+        class Counting:
+            def execute(self, query: str, *args: Any) -> Any:
+                read.append(query)
+                return conn.execute(query, *args)
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(conn, name)
+
+        with store.transaction():
+            done = store.append("m", DEAL)
+            store.conn = Counting()
+            try:
+                fold = store.fold_after("m", done)
+            finally:
+                store.conn = conn
+            assert read == [] and (fold.seq, fold.head, fold.reducer.events) == (2, done.head, 2)
+        done = store.append("m", b'{"type":"note","text":"alone"}')  # (its own transaction, committed)
+        store.conn = Counting()
+        try:
+            fold = store.fold_after("m", done)
+        finally:
+            store.conn = conn
+        assert len(read) == 1 and (fold.seq, fold.head, fold.reducer.events) == (3, done.head, 3)
+        assert fold.head == store.records("m")[-1][1]
+
     def test_a_taken_seq_is_a_conflict_and_nothing_is_written(self, store: Store) -> None:
         store.append("m", START)
         store.append("m", DEAL)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dominolog.store import Store, open_store
-from dominolog.store.access import KEY_SECONDS, ReusedKey, TakenKey, fingerprint
+from dominolog.store.access import KEY_SECONDS, ReusedKey, TakenKey, WriteView, fingerprint
 from tests.conftest import Ran
 
 
@@ -297,3 +297,73 @@ def test_loopback_cards_are_refused_before_any_token_is_made(tmp_path: Path) -> 
             kept.id: True,
             again.token_id: True,
         }
+
+
+def test_what_a_write_is_checked_against_is_read_at_once(target: str) -> None:
+    """``write_view`` (one statement with PostgreSQL): the match stored or not, the token as
+    ``find_token`` finds it (revoked or not; an unknown, empty or missing one is None), the private
+    events, and the match's club event only when some event is private."""
+    club = START.replace('"id":"m1"', '"id":"m2","meta":{"event":"Club night"}')
+    with open_store(target) as store:
+        store.append("m1", START.encode())
+        store.append("m2", club.encode())
+        row, token = store.create_token("table", "m1", "table 1")
+        gone, revoked = store.create_token("table", "m2")
+        store.revoke_token(gone.id)
+        seen = store.write_view("m1", token)
+        assert (seen.stored, seen.token, seen.private, seen.event) == (True, row, frozenset(), None)
+        assert store.write_view("m1", token) == store.write_view("m1", token)
+        assert store.write_view("m3", token).stored is False
+        for wrong in (token + "x", "", None):
+            assert store.write_view("m1", wrong).token is None
+        assert store.write_view("m2", None).event is None  # (nothing private: not read)
+        store.set_private("Club night", True)
+        seen = store.write_view("m2", revoked)
+        assert seen.token is not None and (seen.token.id, seen.token.active) == (gone.id, False)
+        assert (seen.private, seen.event) == (frozenset({"Club night"}), "Club night")
+        assert store.write_view("m1", None).event is None
+        assert store.write_view("m3", None) == WriteView(False, None, frozenset({"Club night"}), None)
+
+
+def test_a_postgres_writes_checks_read_the_matchs_last_event_for_the_fold_that_follows(pg_url: str) -> None:
+    """With PostgreSQL, ``write_view`` in a write transaction reads the match's last event too, and the
+    ``fold_of`` that follows in the same savepoint takes it without a read of its own; once taken, or
+    once the savepoint has ended, ``fold_of`` reads again (never an old last event carried along)."""
+    with open_store(pg_url) as store:
+        head = store.append("m1", START.encode()).head
+        _, token = store.create_token("organiser")
+        conn = store.conn
+        sent: list[str] = []
+
+        class Counting:
+            def execute(self, query: str, *args: object) -> object:
+                sent.append(query)
+                return conn.execute(query, *args)
+
+            def __getattr__(self, name: str) -> object:
+                return getattr(conn, name)
+
+        def reads(fold_of: Callable[[], object]) -> int:
+            sent.clear()
+            store.conn = Counting()  # type: ignore[assignment]
+            try:
+                fold_of()
+            finally:
+                store.conn = conn
+            return len(sent)
+
+        with store.transaction():
+            with store.transaction():
+                store.write_view("m1", token)
+                assert reads(lambda: store.fold_of("m1")) == 0
+                assert (store.fold_of("m1").seq, store.fold_of("m1").head) == (1, head)
+                assert reads(lambda: store.fold_of("m1")) == 1
+            with store.transaction():
+                store.write_view("m1", token)
+            assert reads(lambda: store.fold_of("m1")) == 1
+            with store.transaction():
+                store.write_view("m1", token)
+                done = store.append("m1", (NOTE % "x").encode())
+                assert reads(lambda: store.fold_of("m1")) == 1 and store.fold_of("m1").seq == done.seq == 2
+        store.write_view("m1", token)  # (no transaction: nothing kept)
+        assert reads(lambda: store.fold_of("m1")) == 1

@@ -211,3 +211,26 @@ def test_a_commit_the_server_turned_into_a_rollback_is_an_error(pg_url: str) -> 
                 store.conn.execute("SELECT 1 / 0")
         assert store.append("m1", (NOTE % "after").encode()).seq == 2
     assert _texts(pg_url, "m1") == [(1, None), (2, "after")]
+
+
+def test_a_matchs_writes_go_to_one_writer_thread_and_the_others_take_turns(pg_url: str) -> None:
+    """With two writer threads, every write to one match runs on the same thread (whose session on it
+    its own appends keep up to date); writes that name no match go to each thread in turn."""
+    _begun(pg_url, "m1", "m2")
+    stores = Stores(pg_url, one_writer=True, writers=2)
+    writer = stores._writer
+    assert writer is not None
+
+    def where(store: Any) -> str:
+        return threading.current_thread().name
+
+    try:
+        for mid in ("m1", "m2", "table-7", "Zoë ♠"):
+            names = {writer.submit(where, mid).result(30) for _ in range(6)}
+            assert len(names) == 1, (mid, names)
+        turns = [writer.submit(where).result(30) for _ in range(4)]
+        assert sorted(set(turns)) == ["dominolog-writer-0", "dominolog-writer-1"] and turns[0::2] == [turns[0]] * 2
+        assert writer.submit(_note("m1", "a"), "m1").result(30) == 2
+    finally:
+        stores.close()
+    assert _texts(pg_url, "m1") == [(1, None), (2, "a")]

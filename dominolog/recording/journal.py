@@ -97,7 +97,7 @@ class StoreJournal:
         except self.store.db_errors as exc:  # nothing was written: the entry waits in the line, not lost
             raise database_failure(exc, self.name) from None
         try:
-            self._reducer = self.store.fold_of(self.match_id).reducer
+            self._reducer = self.store.fold_after(self.match_id, done).reducer
         except self.store.db_errors:  # stored, then the database failed: this entry is written, and said so
             self._stale = True
         return done

@@ -162,6 +162,20 @@ class ReusedKey(Exception):
     method, path, query or body)."""
 
 
+@dataclass(frozen=True, slots=True)
+class WriteView:
+    """What a write is checked against (:meth:`Access.write_view`)."""
+
+    #: the match has events
+    stored: bool
+    #: the token given, as stored (revoked or not); None: none given, or not known
+    token: Token | None
+    #: the club events made private (``*``: every match)
+    private: frozenset[str]
+    #: the match's club event (read only when some event is private)
+    event: str | None
+
+
 class Access:
     """The store's tokens, private events and idempotent answers (``store.access``; the store gives its
     methods by their names too), read and written through the store's connection and transactions."""
@@ -258,6 +272,16 @@ class Access:
         return row is not None
 
     # -- private events -----------------------------------------------------------------------
+    def write_view(self, match_id: str, token: str | None) -> WriteView:
+        """What a write to ``match_id`` with ``token`` is checked against (``serve``'s
+        :func:`~dominolog.web.auth.write_target`), read in the caller's transaction: whether the match is
+        stored, the token's row (:meth:`find_token`), the private events, and the match's club event
+        (None when no event is private: it is not needed then)."""
+        stored = self.core.has_match(match_id)
+        found = self.find_token(token) if token is not None else None
+        private = frozenset(self.private_events())
+        return WriteView(stored, found, private, self.event_of(match_id) if private and stored else None)
+
     def private_events(self) -> set[str]:
         """The events made private (``*``: every match)."""
         if not self._has_private():

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dominolog.store.access import Access, Token
+from dominolog.store.access import Access, Token, WriteView
 from dominolog.store.analyses import Analyses
 from dominolog.store.appending import Appending
 from dominolog.store.clublog import ClubLog
@@ -53,6 +53,9 @@ class Parts(Appending):
 
     def private_events(self) -> set[str]:
         return self.access.private_events()
+
+    def write_view(self, match_id: str, token: str | None) -> WriteView:
+        return self.access.write_view(match_id, token)
 
     def set_private(self, event: str, private: bool, who: str = "") -> bool:
         return self.access.set_private(event, private, who)

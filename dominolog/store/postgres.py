@@ -25,10 +25,11 @@ SQL (:mod:`dominolog.store.pgviews`): the same rows.
 
 from __future__ import annotations
 
+import hmac
 from typing import TYPE_CHECKING, Any
 
 from dominolog.log.reader import Record
-from dominolog.store.access import Access
+from dominolog.store.access import Access, Token, WriteView, event_in, token_hash
 from dominolog.store.analyses import Analyses
 from dominolog.store.clublog import PG_CLUB_LOG, ClubLog
 from dominolog.store.errors import ConflictError, RefusedError, StoreError
@@ -53,6 +54,32 @@ class PgAccess(Access):
     """The tokens and idempotent answers in PostgreSQL."""
 
     core: PostgresStore
+
+    #: what a write is checked against, in one statement (one round trip rather than three or four)
+    _WRITE_VIEW = (
+        "SELECT EXISTS (SELECT 1 FROM events WHERE match_id = ?), ARRAY(SELECT event FROM private_events), "
+        "(SELECT meta FROM matches WHERE id = ?), t.id, t.role, t.match_id, t.who, t.created_at, t.revoked_at, "
+        "t.hash, l.seq, l.hash FROM (SELECT 1) AS one LEFT JOIN tokens AS t ON t.hash = ? "
+        "LEFT JOIN (SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1) AS l ON true"
+    )
+
+    def write_view(self, match_id: str, token: str | None) -> WriteView:
+        """:meth:`Access.write_view` in one round trip (the match, the token, the private events and the
+        match's club event read by one statement), when the store has its tokens' tables. In a write
+        transaction, the match's last event is read with them and kept for the session's
+        :meth:`~dominolog.store.appending.Appending.fold_of` that follows (one round trip less)."""
+        if not (self._has_access() and self._has_private()):
+            return super().write_view(match_id, token)
+        digest = token_hash(token) if token else None
+        row = self.conn.execute(self._WRITE_VIEW, (match_id, match_id, digest, match_id)).fetchone()
+        core = self.core
+        if core._touched:
+            core._last_seen[match_id] = (row[10], row[11]) if row[10] is not None else (0, "")
+        stored, private = bool(row[0]), frozenset(row[1] or ())
+        found = None
+        if digest is not None and row[9] is not None and hmac.compare_digest(row[9], digest):
+            found = Token(*row[3:9])
+        return WriteView(stored, found, private, event_in(row[2]) if private and stored else None)
 
     def lock_key(self, token_id: str, key: str) -> None:
         """Keep another request with the same Idempotency-Key waiting until this transaction ends

@@ -40,6 +40,10 @@ class Transactions:
         #: the write transaction under way and its savepoints (none: no transaction), each with the
         #: matches appended to in it
         self._touched: list[set[str]] = []
+        #: the last event (seq, hash) of a match read in this transaction or savepoint by an earlier
+        #: statement (a write's checks, with PostgreSQL): taken once by the ``fold_of`` that follows, not
+        #: read again; forgotten when the match is appended to and when the savepoint or transaction ends
+        self._last_seen: dict[str, tuple[int, str]] = {}
 
     def has_table(self, name: str) -> bool:
         """Whether the store has the table ``name`` (one made with the store, or added when it was
@@ -55,15 +59,18 @@ class Transactions:
         cannot race another writer; :class:`ReadOnlyError` on a store that cannot be written."""
         if self.read_only:
             raise ReadOnlyError(f"{self.path}: the store is read-only here; nothing was written")
+        self._last_seen.clear()
         self.conn.execute("BEGIN")
 
     def _commit(self) -> None:
+        self._last_seen.clear()
         self.conn.execute("COMMIT")
 
     def _rollback(self) -> None:
         """Undo the transaction under way (after an error). When the database has failed (a server
         gone), the rollback fails too: the error that came first is the one that tells, so this one is
         not raised (the server undoes the transaction of a connection it lost)."""
+        self._last_seen.clear()
         try:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
@@ -106,6 +113,7 @@ class Transactions:
         try:
             yield
         except BaseException:
+            self._last_seen.clear()  # (what a savepoint's statements read is not carried past its end)
             self._forget(self._touched.pop())
             try:
                 self.conn.execute(f"ROLLBACK TO {name}")
@@ -114,6 +122,7 @@ class Transactions:
                 pass
             self._back_to(mark)
             raise
+        self._last_seen.clear()
         self.conn.execute(f"RELEASE {name}")
         self._touched[-2].update(self._touched.pop())
 

@@ -304,7 +304,7 @@ async def append_events(
         return True
 
     await app.stores.warm(match_id, may)  # (a long match is folded off the one writer's thread, which others wait for)
-    return await app.stores.write(lambda s: _write(app, s, request, match_id, body, seq, idempotency_key))
+    return await app.stores.write(lambda s: _write(app, s, request, match_id, body, seq, idempotency_key), match_id)
 
 
 def _write(

@@ -171,14 +171,13 @@ def write_target(request: Request, store: Store, match_id: str) -> Token | None:
     /api/matches``), or to a private one the request may not read (:meth:`Sight.sees`; a wrong or
     revoked token counts as none here, so that no status tells a private match from a missing one);
     who may write is :func:`writer`'s, after this (given the token read here: ``found``)."""
-    if not store.has_match(match_id):
+    view = store.write_view(match_id, bearer(request))  # (with PostgreSQL, one round trip)
+    if not view.stored:
         raise HTTPException(404, "no such match")
-    given = bearer(request)
-    token = store.find_token(given) if given is not None else None
-    private = frozenset(store.private_events())
-    if private:  # (with no private event every match may be read: the match's event is not read)
-        seen = Sight(token if token is not None and token.active else None, private)
-        if not seen.sees(match_id, store.event_of(match_id)):
+    token = view.token
+    if view.private:  # (with no private event every match may be read)
+        seen = Sight(token if token is not None and token.active else None, view.private)
+        if not seen.sees(match_id, view.event):
             raise HTTPException(404, "no such match")
     return token
 

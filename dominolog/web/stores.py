@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import queue
 import threading
+import zlib
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -158,13 +160,13 @@ class Stores:
             self._limiter = anyio.CapacityLimiter(STORE_THREADS)
         return await anyio.to_thread.run_sync(lambda: work(self.get()), limiter=self._limiter)
 
-    async def write(self, work: Callable[[Store], T]) -> T:
+    async def write(self, work: Callable[[Store], T], match_id: str | None = None) -> T:
         """``work(store)`` for a write: on a writer thread, committed with the writes waiting with it
         (:class:`GroupCommit`), else (a :class:`Stores` made without one) as :meth:`run`. ``work`` writes in
         :meth:`~dominolog.store.store.Store.transaction` blocks (committed on return)."""
         if self._writer is None:
             return await self.run(work)
-        return await asyncio.wrap_future(self._writer.submit(work))
+        return await asyncio.wrap_future(self._writer.submit(work, match_id))
 
     def close(self) -> None:
         if self._writer is not None:
@@ -193,9 +195,14 @@ class GroupCommit:
 
     def __init__(self, stores: Stores, threads: int = 1) -> None:
         self.stores = stores
-        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[Store], Any]] | None] = queue.SimpleQueue()
+        #: each thread's writes waiting; a match's always go to the same thread (:meth:`submit`)
+        self._queues: list[queue.SimpleQueue[tuple[Future[Any], Callable[[Store], Any]] | None]] = [
+            queue.SimpleQueue() for _ in range(threads)
+        ]
+        self._turn = itertools.count()
         self._threads = [
-            threading.Thread(target=self._run, name=f"dominolog-writer-{n}", daemon=True) for n in range(threads)
+            threading.Thread(target=self._run, args=(q,), name=f"dominolog-writer-{n}", daemon=True)
+            for n, q in enumerate(self._queues)
         ]
         for thread in self._threads:
             thread.start()
@@ -204,23 +211,28 @@ class GroupCommit:
         """Whether the caller is one of the writer threads."""
         return threading.current_thread() in self._threads
 
-    def submit(self, work: Callable[[Store], T]) -> Future[T]:
+    def submit(self, work: Callable[[Store], T], match_id: str | None = None) -> Future[T]:
+        """Queue ``work`` for a writer thread: a write to ``match_id`` on the thread of that match (its
+        session there is kept up to date by its own appends: not brought up to another thread's, a read
+        a write saved), any other write on each thread in turn."""
         done: Future[T] = Future()
-        self._queue.put((done, work))
+        n = len(self._queues)
+        at = (zlib.crc32(match_id.encode("utf-8", "surrogatepass")) if match_id is not None else next(self._turn)) % n
+        self._queues[at].put((done, work))
         return done
 
     def stop(self) -> None:
-        for _ in self._threads:
-            self._queue.put(None)
+        for q in self._queues:
+            q.put(None)
 
-    def _run(self) -> None:
+    def _run(self, waiting: queue.SimpleQueue[tuple[Future[Any], Callable[[Store], Any]] | None]) -> None:
         #: the writes of this thread's last group that found a lock held elsewhere (run first in the next)
         carried: list[tuple[Future[Any], Callable[[Store], Any]]] = []
         while True:
             if carried:
                 group, carried = carried, []
             else:
-                first = self._queue.get()
+                first = waiting.get()
                 if first is None:
                     return
                 if not first[0].set_running_or_notify_cancel():
@@ -228,11 +240,11 @@ class GroupCommit:
                 group = [first]
             while len(group) < GROUP_MOST:
                 try:
-                    more = self._queue.get_nowait()
+                    more = waiting.get_nowait()
                 except queue.Empty:
                     break
                 if more is None:
-                    self._queue.put(None)
+                    waiting.put(None)
                     break
                 if more[0].set_running_or_notify_cancel():
                     group.append(more)
