@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 #: the analysis version: raise it when the values an analysis gives change (a rule fixed, a new
-#: decision kind, another playout policy), so that older kept analyses are not shown as current
-VERSION = "1"
+#: decision kind, another playout policy), so that older kept analyses are not shown as current.
+#: "2": the sampled reviews of the hidden games carry the luck of their deals and draws (issue 38); a
+#: review kept before it has none, so it is analysed again rather than shown without its luck.
+VERSION = "2"
 
 #: settings that make an analysis partial
 PART = ("hand", "from_seq", "last")
