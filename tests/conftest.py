@@ -37,6 +37,15 @@ if os.environ.get("CI"):
 elif os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject.toml): a worker more than the machine's cores (at most 4, with
+    ``--maxprocesses``). Much of the suite waits (a browser's page, a server's start, a stream paced at
+    a message a second, schemathesis's bounded minute): a third worker on CI's 2 cores runs tests
+    meanwhile (bench/RESULTS.md, "The time of .ci/run")."""
+    return (os.cpu_count() or 1) + 1
+
+
 if "replays" not in sys.modules:
     _replays = types.ModuleType("replays")
     _replays.__path__ = [str(ROOT / "replays")]
