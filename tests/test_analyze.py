@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from dominolog.analysis.cache import VERSION
 from dominolog.analysis.ghost13 import Move, Solver, position_from, solve, values
 from dominolog.analysis.review import NOT_SOLVED, plan_match, review_match
 from dominolog.log.reader import MatchLog, iter_matches
@@ -194,7 +195,7 @@ def test_db_keeps_the_analysis_and_does_not_recompute_it(cli: Cli, tmp_path: Pat
     assert cli("analyze", mid, "--db", db, "--last", "3").out == text_fresh  # from the store, rendered the same
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT match_id, version, settings FROM analyses").fetchall()
-        assert rows == [(mid, "1", '{"last":3}')]
+        assert rows == [(mid, VERSION, '{"last":3}')]
         doc = json.loads(conn.execute("SELECT review FROM analyses").fetchone()[0])
         doc["hands"][0]["decisions"][0]["loss"] = 999
         doc["note"] = None
