@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,51 +38,28 @@ sys.path.insert(0, str(ROOT))  # (tests/pgserver.py, tests/serving.py)
 from bench_pg_append import cpu_model, old_tree  # type: ignore[import-not-found]  # noqa: E402
 from bench_serve import NOTE, START, Raw, _cpu_seconds, _pct  # type: ignore[import-not-found]  # noqa: E402
 
-from tests.serving import clean_env, free_port  # noqa: E402
+from tests.serving import Served, clean_env  # noqa: E402
 
 #: how a checkout's serve is run (its console script is the installed one: this runs the code given)
 SERVE = "import sys; from dominolog.cli import main; sys.argv[0] = 'dominolog'; main()"
 
 
-class Server:
-    """``dominolog serve`` from ``checkout`` on ``url``, ``workers`` processes, the rate limit out of the way."""
+class Server(Served):
+    """``dominolog serve`` from ``checkout`` on ``url``, ``workers`` processes, the rate limit out of the way
+    (tests/serving.py's server, run from the checkout's code); ``headers`` hold the organiser's token."""
 
     def __init__(self, checkout: Path, url: str, workers: int, folder: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.out = folder / f"serve-{self.port}.out"
-        argv = [sys.executable, "-c", SERVE, "serve", "--db", url, "--port", str(self.port)]
-        argv += ["--workers", str(workers), "--rate", "100000", "--no-analyse"]
+        args = ("--workers", str(workers), "--rate", "100000", "--no-analyse")
         env = clean_env(PYTHONPATH=str(checkout))
-        with open(self.out, "wb") as out:
-            self.proc = subprocess.Popen(argv, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while True:
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise SystemExit(f"serve did not start: {self.out.read_text()}")
-            try:
-                if httpx.get(f"{self.url}/api/matches", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        token = next(
-            (x.rsplit(" ", 1)[-1] for x in self.out.read_text().splitlines() if x.startswith("the organiser's token")),
-            None,
-        )
-        if token is None:
+        super().__init__(url, folder, *args, env=env, command=[sys.executable, "-c", SERVE])
+        try:
+            self.start()
+        except RuntimeError as exc:
+            raise SystemExit(str(exc)) from None
+        if self.organiser is None:
             self.stop()
-            raise SystemExit(f"serve printed no organiser's token: {self.out.read_text()}")
-        self.headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+            raise SystemExit(f"serve printed no organiser's token: {self.out}")
+        self.headers = {"Authorization": f"Bearer {self.organiser}", "Content-Type": "application/json"}
 
 
 def _postgres_cpu(data: Path) -> float:
@@ -125,6 +101,7 @@ def run(cluster: Any, checkout: Path, args: argparse.Namespace, tables: int, fol
                 r = client.post("/api/matches", content=START % mid)
                 if r.status_code != 201:
                     raise SystemExit(f"{mid}: {r.status_code} {r.text}")
+        assert server.proc is not None
         pg_cpu, serve_cpu = _postgres_cpu(cluster.data), _cpu_seconds(server.proc.pid)
         latencies, wall = asyncio.run(_tables(server, ids, args.events, args.seconds))
         n = max(1, len(latencies))

@@ -55,12 +55,20 @@ class Served:
     """``dominolog serve --db DB --port PORT ARGS`` in ``cwd``, a subprocess of its own session on a free
     loopback port: :meth:`start` waits (bounded) until ``/api/matches`` answers, :meth:`stop` always ends it
     (its workers too). ``url``; ``organiser``, the organiser's token it printed (None when the store had
-    one already); ``out``, what it printed at start."""
+    one already); ``out``, what it printed at start. ``command``: what runs ``dominolog`` (the installed
+    console script; a bench runs a checkout's code as ``python -c ...``)."""
 
     def __init__(
-        self, db: str | Path, cwd: Path, *args: str, env: dict[str, str] | None = None, port: int | None = None
+        self,
+        db: str | Path,
+        cwd: Path,
+        *args: str,
+        env: dict[str, str] | None = None,
+        port: int | None = None,
+        command: list[str] | None = None,
     ) -> None:
         self.db, self.cwd, self.args = str(db), Path(cwd), args
+        self.command = command
         self.env = env if env is not None else clean_env()
         self.port = port if port is not None else free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -70,7 +78,7 @@ class Served:
         self.out_path = self.cwd / f"serve-{self.port}.out"
 
     def start(self) -> Served:
-        argv = [console_script(), "serve", "--db", self.db, "--port", str(self.port), *self.args]
+        argv = [*(self.command or [console_script()]), "serve", "--db", self.db, "--port", str(self.port), *self.args]
         with open(self.out_path, "wb") as out:
             self.proc = subprocess.Popen(
                 argv, cwd=self.cwd, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
