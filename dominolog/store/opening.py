@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -46,6 +47,9 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 #: could then take a store that this one still uses (a server's other connections) as unused, and
 #: remove its ``-wal`` and ``-shm`` under them ("disk I/O error", "database disk image is malformed").
 _HEADER_READ: set[tuple[int, int]] = set()
+#: held from the header's read to the connection's making: no thread of this process reads the header of
+#: a file (and closes its descriptor) while another one is opening a connection to it
+_OPENING = threading.Lock()
 #: PRAGMA application_id of a dominolog store: the bytes "DmLg" (stores made before it have 0)
 APPLICATION_ID = int.from_bytes(b"DmLg", "big")
 #: the page size of a new store (SQLite's default is 4096). A row of ``events`` is about 300 bytes, more
@@ -147,7 +151,8 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
             raise StoreError(f"{p}: is a folder, not a database file")
         if not stat.S_ISREG(st.st_mode):
             raise StoreError(f"{p}: not a regular file (a FIFO, a device, ...): a store is a SQLite file")
-        header = b"" if (st.st_dev, st.st_ino) in _HEADER_READ else _header(p)
+        with _OPENING:
+            header = b"" if (st.st_dev, st.st_ino) in _HEADER_READ else _header(p)
         if header and not header.startswith(SQLITE_HEADER):
             raise StoreError(f"{p}: not a SQLite database (a dominolog store is one)")
         if len(header) >= 72:
@@ -172,7 +177,10 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
         files = cannot_open(exc)
         raise StoreError(f"{p}: cannot open: {files + '; ' if files else ''}{exc}") from None
     try:
-        return _prepare(p, conn, read_only)
+        store = _prepare(p, conn, read_only)
+        if not read_only:
+            _opened(p)
+        return store
     except StoreError:
         conn.close()
         raise
@@ -184,6 +192,19 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
         if "locked" in str(exc) or "busy" in str(exc):
             raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
         raise DamagedStoreError(f"{p}: the store is damaged ({exc})") from None
+
+
+def _opened(p: Path) -> None:
+    """Remember that this process holds a connection to the store ``p`` (its header is not read again
+    here: closing that read's descriptor would drop the connection's locks). Needed where the header was
+    not read before the connection: a store this process made (there was no file yet), or one whose
+    header was too short to tell. (A read-only store, opened ``immutable``, holds no lock.)"""
+    try:
+        st = os.stat(p)
+    except OSError:
+        return
+    with _OPENING:
+        _HEADER_READ.add((st.st_dev, st.st_ino))
 
 
 def _header(p: Path) -> bytes:
