@@ -131,6 +131,8 @@ class Organiser:
         self.click(f'button[data-action="round-cards"][data-round="{round_no}"]')
         file = folder / f"round-{round_no}-cards.html"
         wait(lambda: file.exists() and file.read_text().endswith("</html>\n"), "the cards' file", 20)
+        # the page then loads its part again (the tokens changed): the box is unticked once it has
+        wait(lambda: not self.driver.find_element(self.by.ID, "round-cards-loopback").is_selected(), "the part again")
         page = file.read_text()
         cards = {}
         for section in re.findall(r'<section class="card">(.*?)</section>', page, re.S):
