@@ -322,7 +322,7 @@ def _write(
         if match_id is not None:
             found = write_target(request, store, match_id)  # (404: not begun, or private to this request)
         token = writer(request, store, match_id, found=found)
-        app.rate.check(token.id)
+        app.rate.check(token.id, request.state)
         if key is not None and not (0 < len(key) <= KEY_LIMIT and key.isascii() and key.isprintable()):
             raise HTTPException(400, f"an Idempotency-Key is 1 to {KEY_LIMIT} printable ASCII characters")
         request_print = fingerprint(request.method, _target(request), body)
@@ -342,7 +342,7 @@ def _write(
                 ) from None
             if before is not None:
                 return Response(before[1], status_code=before[0], media_type="application/json")
-        answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq, token.id)
+        answer = _answer(app, store, match_id, body, request.headers.get("content-type"), seq, token.id, request.state)
         text = json.dumps(answer.body, ensure_ascii=False)
         if key is not None:
             store.keep_answer(token.id, key, answer.status, text, request_print)
@@ -371,14 +371,21 @@ def _target(request: Request) -> str:
 
 
 def _answer(
-    app: Web, store: Store, match_id: str | None, body: bytes, content_type: str | None, seq: int | None, token: str
+    app: Web,
+    store: Store,
+    match_id: str | None,
+    body: bytes,
+    content_type: str | None,
+    seq: int | None,
+    token: str,
+    state: object = None,
 ) -> Answer:
     try:
         kind = kind_of(content_type)
         lines = lines_of(body, kind)
     except BadBody as exc:
         return Answer(exc.status, {"error": str(exc)})
-    app.rate.charge(token, len(lines) - 1)  # (the rate counts events: the request was counted as one)
+    app.rate.charge(token, len(lines) - 1, state)  # (the rate counts events: the request was counted as one)
     if match_id is not None:
         if not lines:
             return Answer(422, {"error": "no event given"})

@@ -209,8 +209,11 @@ class Rate:
         level, then = self._level.get(token_id, (self.burst, now))
         return min(self.burst, level + (now - then) * self.per_second)
 
-    def check(self, token_id: str) -> None:
-        """Take one write by the token (one event), or ``429``."""
+    def check(self, token_id: str, request: object = None) -> None:
+        """Take one write by the token (one event), or ``429``. ``request`` (its ``state``): a write run
+        again in the same request (undone because a lock was held elsewhere: ``Busy``) is counted once."""
+        if request is not None and getattr(request, "rate_checked", False):
+            return
         now = time.monotonic()
         with self._lock:
             seen = self._seen.setdefault(token_id, deque())
@@ -232,11 +235,16 @@ class Rate:
                 )
             seen.append(now)
             self._level[token_id] = (level - 1.0, now)
+        if request is not None:
+            request.rate_checked = True  # type: ignore[attr-defined]
 
-    def charge(self, token_id: str, events: int) -> None:
-        """Take ``events`` more from the token's bucket (the rest of a request's events, once counted)."""
-        if events <= 0:
+    def charge(self, token_id: str, events: int, request: object = None) -> None:
+        """Take ``events`` more from the token's bucket (the rest of a request's events, once counted;
+        ``request``: as for :meth:`check`, once a request)."""
+        if events <= 0 or (request is not None and getattr(request, "rate_charged", False)):
             return
         now = time.monotonic()
         with self._lock:
             self._level[token_id] = (self._now_level(token_id, now) - events, now)
+        if request is not None:
+            request.rate_charged = True  # type: ignore[attr-defined]

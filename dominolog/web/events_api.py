@@ -48,7 +48,7 @@ async def _organised(request: Request, app: Web, work: Callable[[Store], dict[st
 
     def organised(store: Store) -> dict[str, Any] | HTTPException:
         token = writer(request, store, None, WHAT)
-        app.rate.check(token.id)
+        app.rate.check(token.id, request.state)
         try:
             return work(store)
         except HTTPException as exc:

@@ -130,7 +130,7 @@ async def cards(
 
     def printed(store: Store) -> Any:
         token = writer(request, store, None, "prints table cards")
-        app.rate.check(token.id)
+        app.rate.check(token.id, request.state)
         if matches is not None and len(matches) > 500:
             raise HTTPException(422, "at most 500 matches a request")
         try:

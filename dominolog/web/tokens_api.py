@@ -40,7 +40,7 @@ async def create(
 
     def made(store: Store) -> dict[str, Any]:
         token = writer(request, store, None, WHAT)
-        app.rate.check(token.id)
+        app.rate.check(token.id, request.state)
         if role == "table" and (match is None or event is not None):
             raise HTTPException(422, "a table's token names its match (and no event)")
         if role == "viewer" and match is not None:
@@ -70,7 +70,7 @@ async def listed(request: Request, app: WebState) -> JSONResponse:
 async def revoke(request: Request, token_id: str, app: WebState) -> JSONResponse:
     def revoked(store: Store) -> dict[str, Any]:
         token = writer(request, store, None, WHAT)
-        app.rate.check(token.id)
+        app.rate.check(token.id, request.state)
         if not token_id.startswith("t-"):  # by its id only: a token itself never travels in a URL
             raise HTTPException(404, "no such token id")
         found = store.revoke_token(token_id)
@@ -104,7 +104,7 @@ async def set_private(
 
     def made(store: Store) -> dict[str, Any]:
         token = writer(request, store, None, "makes an event private")
-        app.rate.check(token.id)
+        app.rate.check(token.id, request.state)
         changed = store.set_private(event, private, token.who)
         return {
             "event": event,
