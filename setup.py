@@ -74,6 +74,7 @@ def _compiled_fold() -> list[Extension]:
     return mypycify(
         ["--ignore-missing-imports", "--follow-imports=silent", *COMPILED],
         opt_level="3",
+        debug_level="0",  # (no debug symbols: a shorter C compile; a user debugs the pure build)
         group_name="dominolog",
         multi_file=True,
     )

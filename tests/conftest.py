@@ -46,6 +46,32 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return (os.cpu_count() or 1) + 1
 
 
+#: the files holding the suite's longest tests (a minute or more each, on CI's 2 cores: bench/RESULTS.md,
+#: "The time of .ci/run"), longest first. They run first: the workers share out the short tests at the
+#: end instead of two of them waiting on a last long one. (Each file's tests stay together, in their order.)
+LONGEST_FIRST = (
+    "test_builds.py",
+    "test_web_club_events.py",
+    "test_knowledge_fresh.py",
+    "test_openapi_fuzz.py",
+    "test_web_lighthouse.py",
+    "test_club_events.py",
+    "test_web_results.py",
+    "test_likelihood.py",
+    "test_store_reliability.py",
+    "test_garbage.py",
+    "test_pg_cli.py",
+    "test_web_recorder_taps.py",
+    "test_web_recorder_app.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files of :data:`LONGEST_FIRST` first, in its order; every other test after them, as collected."""
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 if "replays" not in sys.modules:
     _replays = types.ModuleType("replays")
     _replays.__path__ = [str(ROOT / "replays")]

@@ -116,7 +116,7 @@ def slipped_log(config: Any, seed: int, viewer: bool) -> tuple[MatchLog, random.
     return log_of(with_slips(hide_match(events, players[0] if viewer else None), rng)), rng
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
 def test_the_engine_answers_as_a_fresh_solve_at_every_event(config: Any, seed: int, viewer: bool) -> None:
     players = config[1]
@@ -184,7 +184,7 @@ def a_world_of(model: HandModel) -> bool:
     )
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6), viewer=st.booleans())
 def test_one_matching_a_hand_augmented_per_event_as_a_fresh_solve(config: Any, seed: int, viewer: bool) -> None:
     """Issue 28's one matching a hand: at every event the model is built from the hand's last one,

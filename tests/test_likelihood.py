@@ -233,7 +233,7 @@ def chain_model(rng: random.Random, n_tiles: int) -> HandModel:
     return HandModel(slots, edges, exit)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 2**32), n_tiles=st.integers(2, 9))
 def test_the_chain_in_closed_form_is_the_share_of_every_perfect_matching(seed: int, n_tiles: int) -> None:
     rng = random.Random(seed)

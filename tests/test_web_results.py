@@ -105,7 +105,13 @@ def test_the_standings_over_the_api_with_the_commands_filters(served: Server) ->
     ]
     media = {"text": "text/plain", "csv": "text/csv", "json": "application/json", "html": "text/html"}
     for fmt, kind in media.items():
-        for params, args in cases:
+        # every filter in the text and the JSON; in the CSV and the page, those that change what a row shows
+        shown = (
+            cases
+            if fmt in ("text", "json")
+            else [c for c in cases if c[1] in ((), ("--include-invalid",), ("--loss",), ("--fairplay",))]
+        )
+        for params, args in shown:
             r = s.client.get("/api/standings", params={"format": fmt, **params})
             assert r.status_code == 200 and r.headers["content-type"].startswith(kind)
             assert r.content == cli(s, "standings", "--format", fmt, *args), (fmt, params)
