@@ -55,3 +55,22 @@ def test_a_store_this_process_created_keeps_its_locks_and_every_event(tmp_path: 
         assert [rec.seq for rec, _ in again.records("m")] == [1, 2, 3, 4, 5, 6]
     finally:
         again.close()
+
+
+def test_once_its_last_connection_is_closed_the_header_is_read_again(tmp_path: Path) -> None:
+    """Not read while the process holds the file; read again once it holds it no more: a file replaced
+    in place (or a new file given the inode of a removed store) is checked as any other."""
+    import pytest
+
+    from dominolog.store import StoreError, open_store
+
+    db = tmp_path / "r.db"
+    first, second = open_store(db), open_store(db, create=False)
+    first.close()
+    second.match_ids()  # (still held by the second)
+    second.close()
+    db.write_bytes(b"not a database at all, " * 10)  # (the same inode, other bytes)
+    for name in ("r.db-wal", "r.db-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    with pytest.raises(StoreError, match="not a SQLite database"):
+        open_store(db, create=False)

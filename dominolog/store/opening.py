@@ -20,7 +20,7 @@ import sqlite3
 import stat
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import sqlite_utils
@@ -42,13 +42,15 @@ from dominolog.textsafe import shown
 SCHEMA_VERSION = "1"
 APP = "dominolog"
 SQLITE_HEADER = b"SQLite format 3\x00"
-#: the files (device, inode) whose header this process has read: not read again. Closing a file
-#: descriptor drops every POSIX lock the process holds on that file, SQLite's too: another process
-#: could then take a store that this one still uses (a server's other connections) as unused, and
-#: remove its ``-wal`` and ``-shm`` under them ("disk I/O error", "database disk image is malformed").
-_HEADER_READ: set[tuple[int, int]] = set()
-#: held from the header's read to the connection's making: no thread of this process reads the header of
-#: a file (and closes its descriptor) while another one is opening a connection to it
+#: the files (device, inode) this process holds connections to, and how many: their header is not read
+#: while it does. Closing a file descriptor drops every POSIX lock the process holds on that file,
+#: SQLite's too: another process could then take a store that this one still uses (a server's other
+#: connections) as unused, and remove its ``-wal`` and ``-shm`` under them (their later commits lost,
+#: then "disk I/O error"). Once the last is closed, the header is read again at the next opening (the
+#: file may have been replaced, or its inode given to another file).
+_HELD: dict[tuple[int, int], int] = {}
+#: taken to read a header, and to make a connection that is not yet counted in :data:`_HELD`: no thread
+#: of this process reads a header while another one is opening a connection to that file
 _OPENING = threading.Lock()
 #: PRAGMA application_id of a dominolog store: the bytes "DmLg" (stores made before it have 0)
 APPLICATION_ID = int.from_bytes(b"DmLg", "big")
@@ -152,7 +154,7 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
         if not stat.S_ISREG(st.st_mode):
             raise StoreError(f"{p}: not a regular file (a FIFO, a device, ...): a store is a SQLite file")
         with _OPENING:
-            header = b"" if (st.st_dev, st.st_ino) in _HEADER_READ else _header(p)
+            header = b"" if _HELD.get((st.st_dev, st.st_ino)) else _header(p)
         if header and not header.startswith(SQLITE_HEADER):
             raise StoreError(f"{p}: not a SQLite database (a dominolog store is one)")
         if len(header) >= 72:
@@ -161,31 +163,33 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
                 raise StoreError(
                     f"{p}: a database of another program (application id {app_id:#010x}), not a dominolog store"
                 )
-        if len(header) >= 72:
-            _HEADER_READ.add((st.st_dev, st.st_ino))
     read_only = st is not None and (not st.st_mode & 0o222 or _read_only_folder(p))
     if read_only and write:
         raise ReadOnlyError(
             f"{p}: the store is read-only (the file or its folder cannot be written); nothing was written"
         )
+    release: Callable[[], None] = _nothing
     try:
         if read_only:  # nothing may be created beside it: read it as it is, with no locks
             conn = sqlite3.connect(f"{p.resolve().as_uri()}?immutable=1", uri=True, isolation_level=None)
         else:
-            conn = sqlite3.connect(p, timeout=BUSY_SECONDS, isolation_level=None)
+            with _OPENING:  # (counted before another thread can read the header: made, or taken, by now)
+                conn = sqlite3.connect(p, timeout=BUSY_SECONDS, isolation_level=None)
+                release = _hold(p)
     except sqlite3.Error as exc:
         files = cannot_open(exc)
         raise StoreError(f"{p}: cannot open: {files + '; ' if files else ''}{exc}") from None
     try:
         store = _prepare(p, conn, read_only)
-        if not read_only:
-            _opened(p)
+        store.on_close(release)
         return store
     except StoreError:
         conn.close()
+        release()
         raise
     except sqlite3.DatabaseError as exc:
         conn.close()
+        release()
         files = cannot_open(exc)
         if files is not None:  # (not the file's fault: SQLite says only "unable to open database file")
             raise StoreError(f"{p}: cannot open the store ({files}; {exc})") from None
@@ -194,17 +198,33 @@ def open_store(path: Path | str, create: bool = True, write: bool | None = None)
         raise DamagedStoreError(f"{p}: the store is damaged ({exc})") from None
 
 
-def _opened(p: Path) -> None:
-    """Remember that this process holds a connection to the store ``p`` (its header is not read again
-    here: closing that read's descriptor would drop the connection's locks). Needed where the header was
-    not read before the connection: a store this process made (there was no file yet), or one whose
-    header was too short to tell. (A read-only store, opened ``immutable``, holds no lock.)"""
+def _nothing() -> None:
+    """What closing an ``immutable`` store lets go of: nothing (it holds no lock)."""
+
+
+def _hold(p: Path) -> Callable[[], None]:
+    """Count a connection of this process to the file ``p`` (call with :data:`_OPENING` held; the file
+    exists once SQLite has opened it); what lets it go, once, when that connection is closed."""
     try:
         st = os.stat(p)
-    except OSError:
-        return
-    with _OPENING:
-        _HEADER_READ.add((st.st_dev, st.st_ino))
+    except OSError:  # (removed under it: nothing to keep from reading)
+        return _nothing
+    key = (st.st_dev, st.st_ino)
+    _HELD[key] = _HELD.get(key, 0) + 1
+    done = False
+
+    def release() -> None:
+        nonlocal done
+        with _OPENING:
+            if done:
+                return
+            done = True
+            if _HELD.get(key, 0) <= 1:
+                _HELD.pop(key, None)
+            else:
+                _HELD[key] -= 1
+
+    return release
 
 
 def _header(p: Path) -> bytes:

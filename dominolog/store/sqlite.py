@@ -8,6 +8,7 @@ writer at a time, so a match needs no lock of its own. Opening it: :mod:`dominol
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import sqlite_utils
@@ -29,6 +30,21 @@ class SqliteStore(Store):
         #: the tables seen in the file (once there, kept: every write's token check, every read of the
         #: server would ask again)
         self._tables_seen: set[str] = set()
+        #: what closing lets go of (:func:`dominolog.store.opening.open_store`'s count of this process's
+        #: connections to the file), once
+        self._release: Callable[[], None] | None = None
+
+    def on_close(self, release: Callable[[], None]) -> None:
+        """Call ``release`` once this store's connection is closed."""
+        self._release = release
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            release, self._release = self._release, None
+            if release is not None:
+                release()
 
     def _begin(self) -> None:
         """BEGIN IMMEDIATE: take the write lock now (waiting up to the busy timeout), so that a
