@@ -161,12 +161,16 @@ def _twice(data: bytes, value: Any, canon: bytes | None = None) -> str | None:
     So when the two counts are equal (and the line spells no colon as ``\\u003a``), no key was
     lost. Otherwise the line is decoded again, keeping every pair, to name the key. ``canon`` (the
     value without its hash, as orjson writes it) saves writing the value again when the hash is text.
+    The line never holds fewer colons than what was kept of it, so when it holds as many as the
+    sorted form and the hash's key, the hash holds none: its own colons are counted only otherwise.
     """
-    if b"\\u00" not in data:
+    # (92, a backslash: one byte looked for, a quick memchr; most lines hold none, and so no "\u00")
+    if 92 not in data or b"\\u00" not in data:
         h = value.get("hash") if canon is not None else None
         if canon is not None and (h is None or type(h) is str):
-            kept = canon.count(b":") + (h.count(":") + 1 if h is not None else 0)
-            if data.count(b":") == kept:
+            colons = data.count(b":")
+            kept = canon.count(b":") + (1 if h is not None else 0)
+            if colons == kept or (h is not None and colons == kept + h.count(":")):
                 return None
         else:
             try:
