@@ -28,8 +28,8 @@ from dominolog.simulate import hide_match, simulate_match
 from dominolog.state import Holding, MatchState
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants import VariantError
-from dominolog.variants.double_bergen import DoubleBergen, open_without_any, placement_score
-from dominolog.variants.judges import judge_holds, judge_not
+from dominolog.variants.double_bergen import DoubleBergen, placement_score
+from dominolog.variants.judges import judge_holds, judge_not, open_without_any
 from tests.helpers import codes, deal, fold, hand_end, match_log, pass_, play, run, tiles, to_bytes
 
 DB = "double-bergen"

@@ -13,10 +13,10 @@ from typing import Any, ClassVar
 
 from dominolog.events import Deal, Draw, Pass, Play
 from dominolog.layouts.grid import GridLayout, Side
-from dominolog.state import HandResult, HandState, Holding, MatchState, WinnerValue
+from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants.base import Ctx, VariantError
-from dominolog.variants.judges import HoldsOne, judge_holds, judge_not
+from dominolog.variants.judges import judge_holds, judge_not, open_without_any
 from dominolog.variants.rulings import TURN, ids
 from dominolog.variants.spinner import GridVariant
 
@@ -53,13 +53,6 @@ def placement_score(layout: GridLayout) -> int:
         elif n >= 2:
             total += n
     return total
-
-
-def open_without_any(h: Holding, judge: Any) -> bool:
-    """Whether ``h`` is an open hand (no unknown tile) holding none of the tiles of ``judge``, a
-    :class:`~dominolog.variants.judges.HoldsOne` rule: what the judge finds of such a hand (the rule
-    kept), told by a disjoint test, so that the common draw is not judged (any other judge: False)."""
-    return isinstance(judge, HoldsOne) and not h.unknown and h.known.isdisjoint(judge.tiles)
 
 
 class DoubleBergen(GridVariant):
