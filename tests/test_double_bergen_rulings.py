@@ -15,6 +15,7 @@ The hands are built by hand (seeds/double-bergen.md, section 13, works through t
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,11 @@ from dominolog.layouts.grid import GridLayout
 from dominolog.log.reader import iter_matches
 from dominolog.reducer import reduce_match, verify_match
 from dominolog.simulate import hide_match, simulate_match
-from dominolog.state import MatchState
+from dominolog.state import Holding, MatchState
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants import VariantError
 from dominolog.variants.double_bergen import DoubleBergen, placement_score
+from dominolog.variants.judges import judge_holds, judge_not, open_without_any
 from tests.helpers import codes, deal, fold, hand_end, match_log, pass_, play, run, tiles, to_bytes
 
 DB = "double-bergen"
@@ -966,3 +968,18 @@ def test_replay_disputed_flags_the_opening_pass_the_early_arm_and_the_plus_one()
     assert messages[3] == "hand 10 (target): claimed winner Ben; the rules give no winner"
     assert r.complete and r.unverified == []
     assert (r.totals, r.winner) == ({"Ana": 93, "Ben": 100, "Cleo": 79}, "Ben")
+
+
+def test_an_open_hand_holding_no_playable_tile_is_known_as_the_judge_knows_it() -> None:
+    """The draw's shortcut (an open hand, a disjoint test) says "kept" exactly when the judge does."""
+    rng = random.Random(39)
+    seen = {True: 0, False: 0}
+    for _ in range(600):
+        known = frozenset(rng.sample(DOUBLE_SIX, rng.randint(0, 9)))
+        judge = judge_holds(frozenset(rng.sample(DOUBLE_SIX, rng.randint(0, 8))))
+        fast = open_without_any(Holding(set(known)), judge)
+        assert fast == (judge(known, known, len(known))[0] is False), sorted(map(str, known))
+        seen[fast] += 1
+    assert seen[True] > 100 and seen[False] > 100
+    assert open_without_any(Holding(set(), 1), judge_holds(frozenset({Tile(3, 5)}))) is False  # hidden: judged
+    assert open_without_any(Holding(set()), judge_not(judge_holds(frozenset({Tile(3, 5)})))) is False  # not HoldsOne

@@ -12,6 +12,7 @@ The hands are built by hand (seeds/double-draw.md, section 14, works through the
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -19,10 +20,11 @@ import pytest
 from dominolog.log.reader import iter_matches
 from dominolog.reducer import reduce_match
 from dominolog.simulate import hide_match, simulate_match
-from dominolog.state import Likelihood, MatchState
+from dominolog.state import Holding, Likelihood, MatchState
 from dominolog.tiles import DOUBLE_SIX, Tile, suit
 from dominolog.variants import VariantError
-from dominolog.variants.double_draw import DoubleDraw
+from dominolog.variants.double_draw import DoubleDraw, _open_without_pair
+from dominolog.variants.judges import judge_pair
 from tests.helpers import codes, fold, hand_end, pass_, play, run, tiles, to_bytes
 
 DD = "double-draw"
@@ -933,3 +935,20 @@ def test_simulated_matches_verify_clean_and_hide_to_the_same_result(players, opt
     assert seen.valid and seen.complete
     assert [h.as_dict() for h in seen.hands] == [h.as_dict() for h in full.hands]
     assert (seen.totals, seen.winner) == (full.totals, full.winner)
+
+
+def test_an_open_hand_without_a_pair_play_is_known_by_masks_as_the_pair_judge_knows_it() -> None:
+    """The draw's shortcut (an open hand, tiles' masks) says "no pair play" exactly when the judge does."""
+    rng = random.Random(39)
+    hands = [frozenset(rng.sample(DOUBLE_SIX, rng.randint(0, 9))) for _ in range(400)]
+    hands += [frozenset({Tile(3, 5)}), frozenset({Tile(3, 3)}), frozenset({Tile(3, 3), Tile(3, 4)}), frozenset()]
+    seen = {True: 0, False: 0}
+    for known in hands:
+        for left in range(7):
+            for right in range(7):
+                judged = judge_pair(left, right)(known, known, len(known))[0]
+                fast = _open_without_pair(Holding(set(known)), left, right)
+                assert fast == (judged is False), (sorted(map(str, known)), left, right)
+                seen[fast] += 1
+    assert seen[True] > 1000 and seen[False] > 1000
+    assert _open_without_pair(Holding(set(), 1), 3, 5) is False  # a hidden tile: the judge decides

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dominolog.events import EVENT_CLASSES, check_event, parse_event
+from dominolog.events import EVENT_CLASSES, check_event, checks, parse_event
 from dominolog.events.checks import fast_event
 from dominolog.events.models import EVENT_MODELS, validate
 from dominolog.log.reader import decode_line
@@ -208,3 +208,56 @@ def test_messages_come_from_the_models() -> None:
     why = "pass: player: 'Ana\\x1b' holds a control character"
     assert check_event({"type": "pass", "player": "Ana\x1b"}) == (None, why)
     assert check_event([1]) == (None, "an event is a JSON object, got list")
+
+
+#: one character of a time or of a hash, and its near misses (other digits, cases, marks, non-ASCII)
+_TIME_CHARS = st.sampled_from("0123456789-:.TtZz +aAfFgG_１\u0660é\x00")
+
+
+def _near_time(base: str) -> st.SearchStrategy[str]:
+    """``base`` with characters changed, dropped or added."""
+    return st.lists(st.tuples(st.integers(0, len(base)), st.integers(0, 2), _TIME_CHARS), max_size=3).map(
+        lambda edits: _edited(base, edits)
+    )
+
+
+def _edited(base: str, edits: list[tuple[int, int, str]]) -> str:
+    text = base
+    for at, how, char in edits:
+        at = min(at, len(text))
+        text = (
+            text[:at] + char + text[at + 1 :]
+            if how == 0
+            else text[:at] + text[at + 1 :]
+            if how == 1
+            else text[:at] + char + text[at:]
+        )
+    return text
+
+
+TIMES = ["2026-11-21T19:04:11Z", "2026-11-21 19:04:11.5+01:00", "2026-11-21t19:04:11.123456789-05:30"]
+TIMES += ["2026-11-21T19:04:11.1234567890z", "9999-99-99T99:99:99+99:99"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.sampled_from(TIMES).flatmap(_near_time) | st.text(_TIME_CHARS, max_size=40))
+def test_the_time_check_takes_what_the_pattern_takes(text: str) -> None:
+    assert checks._time(text) == (checks._TIME.fullmatch(text) is not None), text
+
+
+HASHES = ["0" * 64, "0123456789abcdef" * 4, "f" * 64]
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.sampled_from(HASHES).flatmap(_near_time) | st.text(_TIME_CHARS, min_size=60, max_size=68))
+def test_the_hash_check_takes_what_the_pattern_takes(text: str) -> None:
+    assert checks._hash(text) == (checks._HEX.fullmatch(text) is not None), text
+
+
+def test_the_time_and_hash_checks_on_known_spellings() -> None:
+    assert [checks._time(t) for t in TIMES] == [True] * 5
+    assert [checks._time(t) for t in ("2026-11-21T19:04:11", "2026-11-2１T19:04:11Z", "2026-11-21T19:04:11.Z")] == [
+        False
+    ] * 3
+    assert [checks._hash(h) for h in HASHES] == [True] * 3
+    assert [checks._hash(h) for h in ("A" * 64, "0" * 63, "0" * 65, "g" * 64, "０" * 64)] == [False] * 5

@@ -9,8 +9,11 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dominolog.log.reader import MAX_LINE_BYTES, MAX_MATCH_EVENTS, decode_line, iter_matches
 from dominolog.reducer import reduce_match
@@ -93,6 +96,44 @@ def test_a_key_twice_deep_inside_is_found_and_colons_in_strings_are_not_keys() -
     assert decode_line(deep, 1, 1).error == "the key 'Ana' is written twice in one object"
     timed = b'{"type":"note","text":"a:b:c","at":"2026-11-21T19:04:11Z"}'
     assert decode_line(timed, 1, 1).error is None
+
+
+#: texts for keys and values: colons, backslashes, escapes that spell a colon or a quote, non-ASCII
+_PIECES = st.text(st.sampled_from('ab:"\\/é\u2028'), max_size=6)
+_PIECE_VALUES = _PIECES | st.integers(-(2**63), 2**63 - 1) | st.none() | st.booleans()
+
+
+def _spelled(text: str, rng: random.Random) -> str:
+    """``text`` as a JSON string, a colon sometimes spelled ``\\u003a`` or ``\\u003A``, or escaped as is."""
+    out = json.dumps(text, ensure_ascii=rng.random() < 0.5)
+    return out.replace(":", rng.choice([":", "\\u003a", "\\u003A"])) if rng.random() < 0.5 else out
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pairs=st.lists(st.tuples(_PIECES, _PIECE_VALUES), min_size=1, max_size=6),
+    hash_text=st.none() | _PIECES | st.just("0" * 64),
+    again=st.integers(0, 6),
+    seed=st.integers(0, 2**16),
+)
+def test_a_key_written_twice_is_found_whatever_the_line_spells(
+    pairs: list[tuple[str, Any]], hash_text: str | None, again: int, seed: int
+) -> None:
+    """The colon count's shortcut never hides a key written twice: a line with one repeated key (the hash
+    key among them, colons in keys, values and the hash, colons spelled as escapes) is always malformed."""
+    rng = random.Random(seed)
+    items = [("type", "note"), *pairs] + ([("hash", hash_text)] if hash_text is not None else [])
+    items = list({k: v for k, v in items}.items())  # each key once: the honest line
+    key, value = items[again % len(items)]
+    twice = [*items[:1], (key, value), *items[1:]] if rng.random() < 0.5 else [*items, (key, value)]
+
+    def line(written: list[tuple[str, Any]]) -> bytes:
+        parts = [f"{_spelled(k, rng)}:{_spelled(v, rng) if isinstance(v, str) else json.dumps(v)}" for k, v in written]
+        return ("{" + ",".join(parts) + "}").encode()
+
+    assert "written twice" not in (decode_line(line(items), 1, 1).error or "")
+    error = decode_line(line(twice), 1, 1).error or ""
+    assert error.startswith("the key ") and error.endswith("is written twice in one object"), error
 
 
 # -- the limits of the format --------------------------------------------------------------------------------

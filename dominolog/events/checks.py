@@ -37,11 +37,36 @@ from dominolog.events.kinds import (
 _TILES: Final = frozenset(f"{a}-{b}" for a in range(7) for b in range(7))
 _ENDS: Final = frozenset({"left", "right"} | _TILES | {f"{t}:{d}" for t in _TILES for d in "NESW"})
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-_HEX = re.compile("[0-9a-f]{64}")
 _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})")
+#: what a hash is (the floor of bench/bench_builds.py times it); _hash decides it without the pattern
+_HEX = re.compile("[0-9a-f]{64}")
+#: a hash's bytes with each lowercase hex digit made "0": 64 zeros exactly when it is 64 lowercase hex digits
+_HEX_TO_ZERO: Final = bytes.maketrans(b"123456789abcdef", b"0" * 15)
+_HEX_ZEROS: Final = b"0" * 64
+#: a timestamp's bytes with each digit made "0"; _TIME_SHAPES: the common spellings of a time so made (with
+#: a second's fraction of up to 9 digits, in UTC or at an offset): one of them is a time _TIME takes
+_DIGIT_TO_ZERO: Final = bytes.maketrans(b"123456789", b"0" * 9)
+_TIME_SHAPES: Final = frozenset(
+    f"0000-00-00{sep}00:00:00{frac}{zone}".encode()
+    for sep in "Tt "
+    for frac in ("", *("." + "0" * n for n in range(1, 10)))
+    for zone in ("Z", "z", "+00:00", "-00:00")
+)
 _INT64 = 1 << 63
 #: names already found good (1-40 characters, no control character): a log repeats a few of them
 _good_names: set[str] = set()
+
+
+def _hash(value: str) -> bool:
+    """64 lowercase hex digits (what ``[0-9a-f]{64}`` takes, without a pattern: a translation and a compare)."""
+    return len(value) == 64 and value.isascii() and value.encode().translate(_HEX_TO_ZERO) == _HEX_ZEROS
+
+
+def _time(value: str) -> bool:
+    """An RFC 3339 time as ``_TIME`` takes it: a common spelling by its shape, any other by the pattern."""
+    if not value.isascii():  # (the pattern's digits and marks are all ASCII)
+        return False
+    return value.encode().translate(_DIGIT_TO_ZERO) in _TIME_SHAPES or _TIME.fullmatch(value) is not None
 
 
 def _name(value: Any) -> bool:
@@ -247,14 +272,14 @@ def fast_event(obj: Any) -> Event | None:
         return None
     kind = obj.get("type")
     found = _CHECKS.get(kind) if type(kind) is str else None
-    if found is None or not (obj.keys() <= found[1]):
+    if found is None or not found[1].issuperset(obj):  # (every key of obj: one of the type's)
         return None
     # what every event may have: seq (a whole number from 1), at (RFC 3339), hash (64 lowercase hex digits)
     seq, at, h = obj.get("seq"), obj.get("at"), obj.get("hash")
     if (
         (seq is not None and not (type(seq) is int and 1 <= seq < _INT64))
-        or (at is not None and not (type(at) is str and _TIME.fullmatch(at)))
-        or (h is not None and not (type(h) is str and _HEX.fullmatch(h)))
+        or (at is not None and not (type(at) is str and _time(at)))
+        or (h is not None and not (type(h) is str and _hash(h)))
     ):
         return None
     return found[0](obj, seq, at, h)

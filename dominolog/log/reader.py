@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import orjson
 from mypy_extensions import mypyc_attr
@@ -28,7 +28,7 @@ _NO_VALUE = object()
 _BOM = b"\xef\xbb\xbf"
 
 #: FORMAT.md, Limits: a longer line is malformed, and is never decoded
-MAX_LINE_BYTES = 1 << 20
+MAX_LINE_BYTES: Final = 1 << 20
 #: FORMAT.md, Limits: the events of one match; the lines after them are counted, not kept
 MAX_MATCH_EVENTS = 100_000
 #: the longest line (without its "\n") read whole, so that white space around a line of MAX_LINE_BYTES
@@ -36,6 +36,10 @@ MAX_MATCH_EVENTS = 100_000
 LONGEST_READ_WHOLE = MAX_LINE_BYTES + 1
 #: how much of a line too long to read is kept (for messages)
 _KEPT_OF_LONG_LINE = 200
+#: orjson's calls of every line, looked up once (compiled, ``orjson.loads`` is an attribute lookup a call)
+_loads: Final = orjson.loads
+_dumps: Final = orjson.dumps
+_SORT_KEYS: Final = orjson.OPT_SORT_KEYS
 _SURROGATE = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")  # chr(): no surrogate in a literal (mypyc)
 
 
@@ -145,7 +149,7 @@ def _sorted_body(value: Any) -> bytes | None:
     else:
         body = value
     try:
-        written = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+        written = _dumps(body, option=_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError):  # an integer beyond 64 bits
         return None
     # orjson hands back its write buffer (4 KiB for a short line): a copy of the exact size is kept instead
@@ -161,12 +165,16 @@ def _twice(data: bytes, value: Any, canon: bytes | None = None) -> str | None:
     So when the two counts are equal (and the line spells no colon as ``\\u003a``), no key was
     lost. Otherwise the line is decoded again, keeping every pair, to name the key. ``canon`` (the
     value without its hash, as orjson writes it) saves writing the value again when the hash is text.
+    The line never holds fewer colons than what was kept of it, so when it holds as many as the
+    sorted form and the hash's key, the hash holds none: its own colons are counted only otherwise.
     """
-    if b"\\u00" not in data:
+    # (92, a backslash: one byte looked for, a quick memchr; most lines hold none, and so no "\u00")
+    if 92 not in data or b"\\u00" not in data:
         h = value.get("hash") if canon is not None else None
         if canon is not None and (h is None or type(h) is str):
-            kept = canon.count(b":") + (h.count(":") + 1 if h is not None else 0)
-            if data.count(b":") == kept:
+            colons = data.count(b":")
+            kept = canon.count(b":") + (1 if h is not None else 0)
+            if colons == kept or (h is not None and colons == kept + h.count(":")):
                 return None
         else:
             try:
@@ -229,7 +237,7 @@ def decode_line(data: bytes, lineno: int, seq: int) -> Record:
     if len(data) > MAX_LINE_BYTES:
         return long_line(data[:_KEPT_OF_LONG_LINE], len(data), hashlib.sha256(data).digest(), lineno, seq)
     try:
-        value = orjson.loads(data)
+        value = _loads(data)
     except orjson.JSONDecodeError as exc:
         try:
             text = data.decode("utf-8")

@@ -16,7 +16,7 @@ from dominolog.layouts.grid import GridLayout, Side
 from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants.base import Ctx, VariantError
-from dominolog.variants.judges import judge_holds, judge_not
+from dominolog.variants.judges import judge_holds, judge_not, open_without_any
 from dominolog.variants.rulings import TURN, ids
 from dominolog.variants.spinner import GridVariant
 
@@ -190,7 +190,9 @@ class DoubleBergen(GridVariant):
                 (player,),
             )
         else:
-            self.check_hand(hand, player, ctx, "renege", self.has_play(hand), f"{player} draws", "holding a legal play")
+            judge = self.has_play(hand)
+            if not open_without_any(hand.holdings[player], judge):
+                self.check_hand(hand, player, ctx, "renege", judge, f"{player} draws", "holding a legal play")
         if not self.draw_tile(hand, player, ev.tile, ctx):
             return
         hand.consecutive_passes = 0

@@ -13,12 +13,32 @@ from random import Random
 from typing import Any, ClassVar
 
 from dominolog.events import BlockCall, Deal, Draw, Pass, Play
-from dominolog.state import HandResult, HandState, MatchState, Placement, WinnerValue
+from dominolog.state import HandResult, HandState, Holding, MatchState, Placement, WinnerValue
 from dominolog.tiles import Tile, suit
 from dominolog.variants.base import Ctx, VariantError
 from dominolog.variants.judges import judge_fit, judge_not, judge_pair
 from dominolog.variants.line import LineVariant
 from dominolog.variants.rulings import TURN, ids
+
+
+def _open_without_pair(h: Holding, left: int, right: int) -> bool:
+    """Whether ``h`` is an open hand (no unknown tile) without two tiles, one fitting ``left`` and another
+    ``right``: what :func:`judge_pair` finds of such a hand (the rule kept), by the tiles' masks, so that
+    the common draw is not judged (``tests/test_double_draw_rulings.py`` holds the two to the same)."""
+    if h.unknown:
+        return False
+    ml, mr = 1 << left, 1 << right
+    fit_left = fit_right = fit_both = 0
+    for t in h.known:
+        m = t.mask
+        if m & ml:
+            fit_left += 1
+            if m & mr:
+                fit_both += 1
+        if m & mr:
+            fit_right += 1
+    # a pair: a tile for each end, unless the one tile for each is the same tile
+    return not (fit_left and fit_right and not (fit_left == 1 and fit_right == 1 and fit_both == 1))
 
 
 class DoubleDraw(LineVariant):
@@ -197,7 +217,7 @@ class DoubleDraw(LineVariant):
             return
         line = hand.line
         left, right = line.left, line.right
-        if left is not None and right is not None:
+        if left is not None and right is not None and not _open_without_pair(hand.holdings[player], left, right):
             self.check_hand(
                 hand, player, ctx, "renege", judge_pair(left, right), f"{player} draws", "a pair play exists"
             )

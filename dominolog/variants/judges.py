@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import cache
+from typing import Any
 
-from dominolog.state import Judge
+from dominolog.state import Holding, Judge
 from dominolog.tiles import DOUBLE_SIX, Tile
 
 
@@ -124,6 +125,13 @@ def judge_fit(values: tuple[int, ...]) -> Judge:
 def judge_holds(tiles: frozenset[Tile]) -> Judge:
     """The hand holds one of ``tiles`` (e.g. the tiles that can be played somewhere on a 2-D table)."""
     return HoldsOne(frozenset(tiles), "can be played", "can be played", "no tile can be played")
+
+
+def open_without_any(h: Holding, judge: Any) -> bool:
+    """Whether ``h`` is an open hand (no unknown tile) holding none of the tiles of ``judge``, a
+    :class:`HoldsOne` rule: what the judge finds of such a hand (the rule kept), told by a disjoint
+    test, so that the common draw is not judged (any other judge, or a hidden tile: False)."""
+    return isinstance(judge, HoldsOne) and not h.unknown and h.known.isdisjoint(judge.tiles)
 
 
 def _distinct_pair(a: set[Tile], b: set[Tile]) -> bool:

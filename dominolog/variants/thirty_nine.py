@@ -17,7 +17,7 @@ from dominolog.layouts.grid import Placed
 from dominolog.state import HandResult, HandState, MatchState, WinnerValue
 from dominolog.tiles import Tile
 from dominolog.variants.base import Ctx, VariantError
-from dominolog.variants.judges import judge_not
+from dominolog.variants.judges import judge_not, open_without_any
 from dominolog.variants.rulings import TURN, ids
 from dominolog.variants.spinner import GridVariant
 
@@ -176,7 +176,9 @@ class ThirtyNine(GridVariant):
             if hand.holdings[player].count >= HAND:
                 ctx.violation("illegal", f"{player} draws with {HAND} tiles in hand", ("T9",), (), (player,))
         elif not hand.layout.empty:
-            self.check_hand(hand, player, ctx, "renege", self.has_play(hand), f"{player} draws", "holding a legal play")
+            judge = self.has_play(hand)
+            if not open_without_any(hand.holdings[player], judge):  # (the common draw: no judge asked)
+                self.check_hand(hand, player, ctx, "renege", judge, f"{player} draws", "holding a legal play")
         else:
             ctx.violation(
                 "illegal",
