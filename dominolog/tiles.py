@@ -19,7 +19,7 @@ class Tile:
     hashing are all cheap. ``lo <= hi`` always holds.
     """
 
-    __slots__ = ("hi", "index", "is_double", "lo", "mask", "pips")
+    __slots__ = ("hi", "index", "is_double", "lo", "mask", "pips", "text")
 
     lo: int
     hi: int
@@ -28,6 +28,8 @@ class Tile:
     index: int
     #: bit ``v`` is set for each value ``v`` on the tile (fast matching against open ends)
     mask: int
+    #: ``lo-hi``, as ``str`` writes the tile (made once: end names and messages write tiles often)
+    text: str
 
     def __new__(cls, a: int, b: int, _index: int = -1) -> Tile:
         """``Tile(a, b)``: the one tile with values ``a`` and ``b`` (either order).
@@ -49,6 +51,7 @@ class Tile:
         object.__setattr__(t, "is_double", a == b)
         object.__setattr__(t, "index", _index)
         object.__setattr__(t, "mask", (1 << a) | (1 << b))
+        object.__setattr__(t, "text", f"{a}-{b}")
         return t
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -91,7 +94,7 @@ class Tile:
         return f"Tile({self.lo}, {self.hi})"
 
     def __str__(self) -> str:
-        return f"{self.lo}-{self.hi}"
+        return self.text
 
     def __lt__(self, other: Tile) -> bool:
         return self.index < other.index

@@ -282,4 +282,11 @@ def fast_event(obj: Any) -> Event | None:
         or (h is not None and not (type(h) is str and _hash(h)))
     ):
         return None
+    # (the turn events, most of a log, called directly: a call through the table is a Python call)
+    if kind == "play":
+        return _play(obj, seq, at, h)
+    if kind == "draw":
+        return _draw(obj, seq, at, h)
+    if kind == "pass":
+        return _pass(obj, seq, at, h)
     return found[0](obj, seq, at, h)

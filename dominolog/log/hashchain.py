@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -53,8 +53,12 @@ def _utf8(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
 
+#: (looked up once: the chain hashes every event of every log read)
+_SHA256: Final = hashlib.sha256
+
+
 def chain_hash_bytes(prev: str, canonical_utf8: bytes) -> str:
-    return hashlib.sha256(prev.encode("ascii") + canonical_utf8).hexdigest()
+    return _SHA256(prev.encode("ascii") + canonical_utf8).hexdigest()
 
 
 def chain_hash(prev: str, canonical_text: str) -> str:

@@ -34,6 +34,15 @@ def check_claim_names(ev: HandEnd | MatchEnd, players: list[str], ctx: Ctx) -> N
         ctx.violation("malformed", f"{ev.type} claim names unknown players: {', '.join(unknown)}")
 
 
+def claim_agrees(ev: HandEnd | MatchEnd, players: list[str], points: dict[str, int], winner: WinnerValue) -> bool:
+    """Whether what ``ev`` claims (its points, or totals, and its winner) is what the rules give: then
+    :func:`check_claim` finds nothing, and the words and rulings it would need are not made."""
+    claimed = ev.points if isinstance(ev, HandEnd) else ev.totals
+    if claimed is not None and {p: claimed.get(p, 0) for p in players} != points:
+        return False
+    return "winner" not in ev.given or same_winner(ev.winner, winner)
+
+
 def check_claim(
     ev: HandEnd | MatchEnd,
     players: list[str],

@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from dominolog.events import Event, MatchStart, Play
+from dominolog.events import Draw, Event, MatchStart, Pass, Play
 from dominolog.frozen import by_fields
 from dominolog.log.reader import MatchLog, Record
 from dominolog.reducer.chain import HashChain
@@ -271,6 +271,10 @@ class MatchReducer(HandLifecycle):
         """The fields of ``ev`` naming someone who is not a player (``["player 'Zed'"]``)."""
         assert self.state is not None
         players = self.state.players
+        # (the turn events, most of a log, read their one name without a look-up of the field by its name)
+        if isinstance(ev, (Play, Draw, Pass)):
+            player = ev.player
+            return [] if player is None or player in players else [f"player {player!r}"]
         names = []
         for attr in _NAME_FIELDS.get(ev.type, ()):
             value = getattr(ev, attr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dominolog.events import Deal, Event, HandEnd, MatchEnd, Reveal
 from dominolog.knowledge.worlds import end_fillings
-from dominolog.reducer.claims import check_claim, check_claim_names, fmt_points
+from dominolog.reducer.claims import check_claim, check_claim_names, claim_agrees, fmt_points
 from dominolog.reducer.context import QuietCtx
 from dominolog.reducer.history import HandHistory
 from dominolog.reducer.judging import HiddenJudging
@@ -219,7 +219,7 @@ class HandLifecycle(HiddenJudging):
                 result.points = {p: ev.points.get(p, 0) for p in state.players}
             if "winner" in ev.given:
                 result.winner = ev.winner
-        else:
+        elif not claim_agrees(ev, state.players, result.points, result.winner):
             points, winner = claim(variant.name, result.end, "aggressor" in result.detail)
             what = f"hand {hand.number} ({describe(result)})"
             check_claim(ev, state.players, result.points, result.winner, what, ctx, points, winner)

@@ -30,24 +30,26 @@ def placement_score(layout: GridLayout) -> int:
     spinner (while one of its sides is open) is among them. A number with a double end scores when
     another end (or the spinner) shows it too: 2 for each double end, 1 for each single one; a number
     with single ends alone scores 1 each when there are two or more."""
-    doubles = [0, 0, 0, 0, 0, 0, 0]
-    singles = [0, 0, 0, 0, 0, 0, 0]
+    # (the counts of each number packed four bits a number in one int: no lists made at every play;
+    # an end count never passes 15, as 7 tiles show a number)
+    doubles = 0
+    singles = 0
     spinner_open = False
     for s in layout.sides.values():
         if s.first:
             spinner_open = True
         elif s.double:
-            doubles[s.value] += 1
+            doubles += 1 << 4 * s.value
         else:
-            singles[s.value] += 1
+            singles += 1 << 4 * s.value
     spinner = -1  # the spinner's number while one of its sides is open
     if spinner_open and layout.order:
         spinner = layout.order[0].lo
-        doubles[spinner] += 1
+        doubles += 1 << 4 * spinner
     total = 0
     for value in range(7):
-        d = doubles[value]
-        n = singles[value]
+        d = doubles >> 4 * value & 15
+        n = singles >> 4 * value & 15
         if d >= 1 and (d + n >= 2 or value == spinner):
             total += 2 * d + n
         elif n >= 2:
@@ -111,9 +113,17 @@ class DoubleBergen(GridVariant):
         return tile.is_double
 
     def allowed_sides(self, hand: HandState) -> list[Side] | None:  # D4: the spinner's four sides first
+        """The spinner's open sides while it has any, else None (all); kept in the table's cache, which
+        a placement empties (asked several times an event: the play, the draws' and passes' judges)."""
         layout = hand.grid
-        spinner = [s for s in layout.open_sides() if s.first]
-        return spinner or None
+        if not layout.first_open:
+            return None
+        cache = layout.cache
+        spinner = cache.get("spinner_sides")
+        if spinner is None:
+            spinner = [s for s in layout.open_sides() if s.first]
+            cache["spinner_sides"] = spinner
+        return spinner or None  # type: ignore[return-value]
 
     def wrong_side(self, hand: HandState, side: Side, ctx: Ctx) -> None:
         ctx.violation("illegal", f"{side.name} is played on before all four sides of the spinner (D4)", ("D4",))

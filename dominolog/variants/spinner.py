@@ -23,6 +23,8 @@ from dominolog.variants.rulings import FIRST, PLACE, ROOM, ids
 
 #: the tiles that show each number
 SHOWING = tuple(tuple(t for t in DOUBLE_SIX if t.has(v)) for v in range(7))
+#: the tiles that show any number of a set of numbers given as a mask (bit ``v``: number ``v``)
+SHOWING_ANY = tuple(frozenset(t for t in DOUBLE_SIX if t.mask & m) for m in range(128))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a spinner game outside COMPILED may extend it
@@ -53,12 +55,20 @@ class GridVariant(Variant):
     def playable(self, hand: HandState) -> frozenset[Tile]:
         """Every tile not on the table that could be played somewhere now (cached until the table changes):
         :meth:`places` for each tile, asked only of the tiles that show an open end's number, side by side
-        (the room is searched for those alone, not for all 28 tiles)."""
+        (the room is searched for those alone, not for all 28 tiles). Without spinning doubles a tile
+        has room wherever it matches (:meth:`GridLayout.collides`): the tiles showing the numbers of
+        the ends allowed, less those on the table."""
         layout = hand.grid
         found = layout.cache.get("playable")
         if found is None:
             if layout.empty:
                 found = frozenset(t for t in DOUBLE_SIX if t not in layout.on_board and self.places(hand, t))
+            elif not layout.spinning_doubles:  # (no tile can meet another: a tile fits where it matches)
+                allowed = self.allowed_sides(hand)
+                values = 0
+                for side in layout.sides.values() if allowed is None else allowed:
+                    values |= 1 << side.value
+                found = SHOWING_ANY[values] - layout.on_board
             else:
                 allowed = self.allowed_sides(hand)
                 fits: set[Tile] = set()
@@ -124,7 +134,9 @@ class GridVariant(Variant):
                         (str(tile),),
                     )
                     return None
-                if allowed is not None and side not in allowed:
+                # (by identity: the table holds one object for each open end; a Side's dataclass
+                # ``__eq__`` is interpreted Python even in the compiled build)
+                if allowed is not None and not any(s is side for s in allowed):
                     self.wrong_side(hand, side, ctx)
                 return side
         places = layout.placements(tile, allowed)

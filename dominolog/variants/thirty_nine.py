@@ -138,10 +138,11 @@ class ThirtyNine(GridVariant):
         """T7, T8: the play's points under the preferred suit in force, and whether it made a match."""
         layout = hand.grid
         tile = placed.tile
-        mine = [s for s in layout.open_sides() if s.tile is tile]
-        left_open = tile.lo if tile.is_double else (mine[0].value if mine else None)
-        others = [s for s in layout.open_sides() if s.tile is not tile and not s.first]
-        match_made = left_open is not None and any(s.value == left_open for s in others)
+        sides = layout.sides.values()  # (each looked at in place: no list of the open ends made)
+        left_open: int | None = tile.lo if tile.is_double else next((s.value for s in sides if s.tile is tile), None)
+        match_made = left_open is not None and any(
+            s.value == left_open and s.tile is not tile and not s.first for s in sides
+        )
         preferred = hand.extra["preferred"]
         if tile.is_double:
             if tile.lo == 0:

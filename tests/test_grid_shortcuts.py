@@ -1,0 +1,149 @@
+"""The shortcuts of the spinner games' fold (issue 39: ``verify`` of open logs within twice the floor's
+time) give what the plain computations they replace give: the open ends' numbers from a mask, the
+count of the first tile's open sides kept as the table changes, Double Bergen's allowed sides and
+placement score, the names of the ends looked up without a partition, and the claims agreed on
+without words or rulings made. Each is held to a plain version written here, at every turn of
+simulated matches (and of a copy of the table, as an undo keeps) or on examples hypothesis draws."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dominolog.events import HandEnd
+from dominolog.layouts.grid import GridLayout, Side
+from dominolog.reducer.claims import check_claim, claim_agrees
+from dominolog.reducer.context import Ctx, Findings
+from dominolog.simulate import simulate_match
+from dominolog.state import HandState, MatchState
+from dominolog.tiles import DOUBLE_SIX, Tile
+from dominolog.variants import find_variant
+from dominolog.variants.double_bergen import DoubleBergen, placement_score
+
+PLAYERS = {"39": [["Ana", "Ben"], ["Cleo", "Dev"]], "double-bergen": [["Ana", "Ben"], ["Ana", "Ben", "Cleo", "Dev"]]}
+
+
+def plain_side(layout: GridLayout, name: str) -> Side | None:
+    """``GridLayout.side`` as it was: the name parted at its first colon."""
+    text, _, d = name.partition(":")
+    try:
+        tile = Tile.parse(text)
+    except ValueError:
+        return None
+    if d:
+        return layout.sides.get((tile, d))
+    mine = [s for (t, _), s in layout.sides.items() if t is tile]
+    return mine[0] if len(mine) == 1 else None
+
+
+def plain_placement_score(layout: GridLayout) -> int:
+    """D6 as it was written with a list of counts a kind of end."""
+    doubles = [0] * 7
+    singles = [0] * 7
+    spinner_open = False
+    for s in layout.sides.values():
+        if s.first:
+            spinner_open = True
+        elif s.double:
+            doubles[s.value] += 1
+        else:
+            singles[s.value] += 1
+    spinner = -1
+    if spinner_open and layout.order:
+        spinner = layout.order[0].lo
+        doubles[spinner] += 1
+    total = 0
+    for value in range(7):
+        d, n = doubles[value], singles[value]
+        if d >= 1 and (d + n >= 2 or value == spinner):
+            total += 2 * d + n
+        elif n >= 2:
+            total += n
+    return total
+
+
+@pytest.mark.parametrize("variant", sorted(PLAYERS))
+def test_the_tables_shortcuts_give_what_the_plain_computations_give(variant: str) -> None:
+    checked = 0
+    odd_names = ["", ":", "5-3", "5-3:", "5-3:X", "3-5:N", "5-3:NN", ":-::N", "7-7:N", "0-0", "6-6:E", "6-6:N"]
+
+    def check(match: MatchState, hand: HandState, player: str, actions: list[dict[str, Any]]) -> None:
+        nonlocal checked
+        rules = find_variant(variant)(match.players)
+        for layout in (hand.grid, hand.grid.clone()):
+            sides = list(layout.sides.values())
+            assert layout.open_values() == tuple(sorted({s.value for s in sides}))
+            assert layout.first_open == sum(1 for s in sides if s.first)
+            for s in sides:
+                assert layout.side(s.name) is s
+                assert s.name == f"{s.tile.lo}-{s.tile.hi}:{s.dir}"
+            for name in [*odd_names, *(s.name[:3] for s in sides), *(s.name[::-1] for s in sides)]:
+                assert layout.side(name) is plain_side(layout, name), name
+            if isinstance(rules, DoubleBergen):
+                spinner = [s for s in sides if s.first] or None
+                if layout is hand.grid:  # (the rules read the hand's own table)
+                    assert rules.allowed_sides(hand) == spinner
+                assert placement_score(layout) == plain_placement_score(layout)
+        checked += 1
+
+    for players in PLAYERS[variant]:
+        for seed in range(5):
+            simulate_match(variant, seed, players=players, policy=check)
+    assert checked > 400
+
+
+def test_every_tile_writes_its_name_once_made() -> None:
+    for t in DOUBLE_SIX:
+        assert str(t) == t.text == f"{t.lo}-{t.hi}"
+        assert Tile.parse(str(t)) is t
+
+
+@st.composite
+def spinner_tables(draw: st.DrawFn) -> GridLayout:
+    """A Double Bergen table's open ends as counts can make them: the spinner's open sides, and any
+    number of double and single ends of each number (more than a real table holds, too)."""
+    layout = GridLayout(spinning_doubles=False)
+    spinner = DOUBLE_SIX[draw(st.integers(0, 27))]
+    while not spinner.is_double:
+        spinner = DOUBLE_SIX[draw(st.integers(0, 27))]
+    layout.place_first(spinner.lo, spinner.hi, spinner)
+    for d in ("N", "E", "S", "W"):
+        if not draw(st.booleans()):
+            del layout.sides[(spinner, d)]
+    for k, (value, double) in enumerate(draw(st.lists(st.tuples(st.integers(0, 6), st.booleans()), max_size=14))):
+        tile = DOUBLE_SIX[k] if DOUBLE_SIX[k] is not spinner else DOUBLE_SIX[27 - k]
+        layout.sides[(tile, "N" if k % 2 else "S")] = Side(tile, "N" if k % 2 else "S", value, (k, k), double, False)
+    return layout
+
+
+@given(spinner_tables())
+def test_placement_score_packed_counts_as_the_list_of_counts(layout: GridLayout) -> None:
+    assert placement_score(layout) == plain_placement_score(layout)
+
+
+names = st.sampled_from(["Ana", "Ben", "Cleo", "Zed"])
+
+
+@given(
+    st.none() | st.dictionaries(names, st.integers(-3, 3), max_size=4),
+    st.none() | names | st.lists(names, max_size=3),
+    st.booleans(),
+    st.dictionaries(st.sampled_from(["Ana", "Ben", "Cleo"]), st.integers(-3, 3), min_size=3, max_size=3),
+    st.none() | names | st.lists(names, max_size=3),
+)
+def test_a_claim_agrees_exactly_when_checking_it_finds_nothing(
+    points: dict[str, int] | None,
+    winner: str | list[str] | None,
+    winner_given: bool,
+    rules_points: dict[str, int],
+    rules_winner: str | list[str] | None,
+) -> None:
+    players = ["Ana", "Ben", "Cleo"]
+    given_keys = ("points", "winner") if winner_given else ("points",)
+    ev = HandEnd(points, winner if winner_given else None, 5, None, None, given_keys)
+    ctx = Ctx(Findings())
+    check_claim(ev, players, rules_points, rules_winner, "hand 1", ctx, ("D6",), ("D7",))
+    assert claim_agrees(ev, players, rules_points, rules_winner) == (not ctx.findings.violations)
