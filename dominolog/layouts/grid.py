@@ -137,7 +137,8 @@ class GridLayout:
     on_board: set[Tile] = field(default_factory=set)
     #: answers that depend only on the tiles on the table (e.g. which tiles can be played); emptied on a change
     cache: dict[object, object] = field(default_factory=dict)
-    #: how many sides of the first tile are open (Double Bergen asks at every play whether any is)
+    #: how many sides of the first tile are open (Double Bergen asks at every play whether any is): set by
+    #: :meth:`place_first`, counted down by :meth:`place`, passed on by :meth:`clone`
     first_open: int = 0
 
     def __init__(
@@ -148,7 +149,7 @@ class GridLayout:
         sides: dict[tuple[Tile, str], Side] | None = None,
         on_board: set[Tile] | None = None,
         cache: dict[object, object] | None = None,
-        first_open: int | None = None,
+        first_open: int = 0,
     ) -> None:
         self.spinning_doubles = spinning_doubles
         self.placed = {} if placed is None else placed
@@ -156,7 +157,7 @@ class GridLayout:
         self.sides = {} if sides is None else sides
         self.on_board = set() if on_board is None else on_board
         self.cache = {} if cache is None else cache
-        self.first_open = sum(1 for s in self.sides.values() if s.first) if first_open is None else first_open
+        self.first_open = first_open
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # rebuilt by __init__ (frozen.py)
         return by_fields(self)
