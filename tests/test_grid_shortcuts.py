@@ -19,7 +19,7 @@ from dominolog.reducer.claims import check_claim, claim_agrees
 from dominolog.reducer.context import Ctx, Findings
 from dominolog.simulate import simulate_match
 from dominolog.state import HandState, MatchState
-from dominolog.tiles import DOUBLE_SIX, Tile
+from dominolog.tiles import DOUBLE_SIX, Tile, tile_or_none
 from dominolog.variants import find_variant
 from dominolog.variants.double_bergen import DoubleBergen, placement_score
 
@@ -27,15 +27,13 @@ PLAYERS = {"39": [["Ana", "Ben"], ["Cleo", "Dev"]], "double-bergen": [["Ana", "B
 
 
 def plain_side(layout: GridLayout, name: str) -> Side | None:
-    """``GridLayout.side`` as it was: the name parted at its first colon."""
+    """``GridLayout.side`` written plainly: the tile's open ends, then the one of the direction named
+    after the first colon (or the tile's only one when no direction is named)."""
     text, _, d = name.partition(":")
-    try:
-        tile = Tile.parse(text)
-    except ValueError:
-        return None
+    tile = tile_or_none(text)
+    mine = [s for s in layout.sides.values() if tile is not None and s.tile is tile]
     if d:
-        return layout.sides.get((tile, d))
-    mine = [s for (t, _), s in layout.sides.items() if t is tile]
+        return next((s for s in mine if s.dir == d), None)
     return mine[0] if len(mine) == 1 else None
 
 
