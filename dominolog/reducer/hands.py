@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dominolog.events import Deal, Event, HandEnd, MatchEnd, Reveal
 from dominolog.knowledge.worlds import end_fillings
-from dominolog.reducer.claims import check_claim, check_claim_names, claim_agrees, fmt_points
+from dominolog.reducer.claims import check_claim, check_claim_names, fmt_points
 from dominolog.reducer.context import QuietCtx
 from dominolog.reducer.history import HandHistory
 from dominolog.reducer.judging import HiddenJudging
@@ -219,10 +219,14 @@ class HandLifecycle(HiddenJudging):
                 result.points = {p: ev.points.get(p, 0) for p in state.players}
             if "winner" in ev.given:
                 result.winner = ev.winner
-        elif not claim_agrees(ev, state.players, result.points, result.winner):
-            points, winner = claim(variant.name, result.end, "aggressor" in result.detail)
-            what = f"hand {hand.number} ({describe(result)})"
-            check_claim(ev, state.players, result.points, result.winner, what, ctx, points, winner)
+        else:
+            number, name = hand.number, variant.name  # (a closure does not keep their narrowed types)
+
+            def explain() -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+                points_rules, winner_rules = claim(name, result.end, "aggressor" in result.detail)
+                return f"hand {number} ({describe(result)})", points_rules, winner_rules
+
+            check_claim(ev, state.players, result.points, result.winner, ctx, explain)
         self._finish_hand(result, ev)
 
     def _judge_claim_on_hidden(self, ev: HandEnd, hand: HandState) -> None:
@@ -281,8 +285,13 @@ class HandLifecycle(HiddenJudging):
             state.winner = None
         else:
             state.winner = variant.match_winner(state)
-        rules = ids(MATCH, variant.name)
-        check_claim(ev, state.players, dict(state.totals), state.winner, "match", self.ctx, rules, rules)
+        name = variant.name
+
+        def explain() -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+            rules = ids(MATCH, name)
+            return "match", rules, rules
+
+        check_claim(ev, state.players, dict(state.totals), state.winner, self.ctx, explain)
 
     def _reveal(self, hand: HandState, ev: Reveal) -> None:
         ctx, variant = self.ctx, self.variant
