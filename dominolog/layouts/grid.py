@@ -26,11 +26,12 @@ when the tiles around leave no room to play there.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from dominolog.frozen import by_fields
-from dominolog.tiles import Tile, tile_or_none
+from dominolog.tiles import Tile
 
 DIRS = ("N", "E", "S", "W")
 VECTORS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
@@ -43,6 +44,14 @@ Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (x0 < x1, y0 < y1)
 #: the numbers of a set of numbers 0-6 given as a mask (bit ``v``: number ``v``), in order: each a tuple
 #: made once, so that :meth:`GridLayout.open_values` (asked at every play) makes no set, list or tuple
 VALUES_OF_MASK: tuple[tuple[int, ...], ...] = tuple(tuple(v for v in range(7) if m >> v & 1) for m in range(128))
+
+
+def values_mask(sides: Iterable[Side]) -> int:
+    """The numbers ``sides`` show, as a mask (bit ``v``: number ``v``)."""
+    mask = 0
+    for s in sides:
+        mask |= 1 << s.value
+    return mask
 
 
 @dataclass(init=False, slots=True, frozen=True)
@@ -137,9 +146,6 @@ class GridLayout:
     on_board: set[Tile] = field(default_factory=set)
     #: answers that depend only on the tiles on the table (e.g. which tiles can be played); emptied on a change
     cache: dict[object, object] = field(default_factory=dict)
-    #: how many sides of the first tile are open (Double Bergen asks at every play whether any is): set by
-    #: :meth:`place_first`, counted down by :meth:`place`, passed on by :meth:`clone`
-    first_open: int = 0
 
     def __init__(
         self,
@@ -149,7 +155,6 @@ class GridLayout:
         sides: dict[tuple[Tile, str], Side] | None = None,
         on_board: set[Tile] | None = None,
         cache: dict[object, object] | None = None,
-        first_open: int = 0,
     ) -> None:
         self.spinning_doubles = spinning_doubles
         self.placed = {} if placed is None else placed
@@ -157,20 +162,13 @@ class GridLayout:
         self.sides = {} if sides is None else sides
         self.on_board = set() if on_board is None else on_board
         self.cache = {} if cache is None else cache
-        self.first_open = first_open
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # rebuilt by __init__ (frozen.py)
         return by_fields(self)
 
     def clone(self) -> GridLayout:
         return GridLayout(
-            self.spinning_doubles,
-            dict(self.placed),
-            list(self.order),
-            dict(self.sides),
-            set(self.on_board),
-            None,
-            self.first_open,
+            self.spinning_doubles, dict(self.placed), list(self.order), dict(self.sides), set(self.on_board)
         )
 
     @property
@@ -188,19 +186,13 @@ class GridLayout:
 
     def open_values(self) -> tuple[int, ...]:
         """The numbers the open ends show, each once, in order."""
-        mask = 0
-        for s in self.sides.values():
-            mask |= 1 << s.value
-        return VALUES_OF_MASK[mask]
+        return VALUES_OF_MASK[values_mask(self.sides.values())]
 
     def ends(self) -> dict[str, int]:
         return {s.name: s.value for s in self.sides.values()}
 
     def side(self, name: str) -> Side | None:
         """The open end called ``name`` (``<tile>:<dir>``, or ``<tile>`` for a tile with one open end)."""
-        if len(name) == 5 and name[3] == ":":  # (``a-b:D``, as most names are: no partition made)
-            found = tile_or_none(name[:3])
-            return None if found is None else self.sides.get((found, name[4]))
         text, _, d = name.partition(":")
         try:
             tile = Tile.parse(text)
@@ -260,7 +252,6 @@ class GridLayout:
         self._add(p)
         for d, value, anchor in (("N", a, (0, 2)), ("E", a, (1, 1)), ("S", b, (0, -2)), ("W", b, (-1, -1))):
             self.sides[(tile, d)] = Side(tile, d, value, anchor, True, True)
-        self.first_open = sum(1 for s in self.sides.values() if s.first)  # (4, on a table laid as the rules lay it)
 
     def place(self, tile: Tile, side: Side) -> Placed:
         """Play ``tile`` on the open end ``side`` (it must match; room is the caller's check)."""
@@ -274,8 +265,6 @@ class GridLayout:
         halves = (side.value, other) if near_first else (other, side.value)
         p = Placed(tile, rect, halves, bool(dx) != cross, "cross" if cross else "single", side.tile, side.dir, arm)
         del self.sides[(side.tile, side.dir)]
-        if side.first:
-            self.first_open -= 1
         again = tile in self.on_board  # (a table built by hand may place a tile twice: its sides sorted anew)
         self._add(p)
         ax, ay = side.anchor

@@ -116,8 +116,6 @@ class DoubleBergen(GridVariant):
         """The spinner's open sides while it has any, else None (all); kept in the table's cache, which
         a placement empties (asked several times an event: the play, the draws' and passes' judges)."""
         layout = hand.grid
-        if not layout.first_open:
-            return None
         cache = layout.cache
         spinner = cache.get("spinner_sides")
         if spinner is None:

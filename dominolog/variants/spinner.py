@@ -14,7 +14,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from dominolog.events import Play
-from dominolog.layouts.grid import GridLayout, Placed, Side
+from dominolog.layouts.grid import GridLayout, Placed, Side, values_mask
 from dominolog.state import HandState, MatchState, Placement
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants.base import Ctx, Variant
@@ -65,10 +65,8 @@ class GridVariant(Variant):
                 found = frozenset(t for t in DOUBLE_SIX if t not in layout.on_board and self.places(hand, t))
             elif not layout.spinning_doubles:  # (no tile can meet another: a tile fits where it matches)
                 allowed = self.allowed_sides(hand)
-                values = 0
-                for side in layout.sides.values() if allowed is None else allowed:
-                    values |= 1 << side.value
-                found = SHOWING_ANY[values] - layout.on_board
+                shown = values_mask(layout.sides.values() if allowed is None else allowed)
+                found = SHOWING_ANY[shown] - layout.on_board
             else:
                 allowed = self.allowed_sides(hand)
                 fits: set[Tile] = set()
