@@ -3,12 +3,12 @@ run (issue 39: several appends a durable commit).
 
 Run as a script (it is not a test)::
 
-    python bench/bench_serve_pg.py [--old-ref main | --old CHECKOUT] [--workers 2] [--tables 8,32,64]
+    python bench/bench_serve_pg.py [--old-ref main | --old CHECKOUT] [--new DIR] [--workers 2] [--tables 8,32,64]
                                    [--events 40] [--seconds 15] [--rounds 1] [--no-fsync]
 
 It starts a throwaway PostgreSQL server (tests/pgserver.py, fsync on unless ``--no-fsync``), and for each
 number of tables and each code (the old one, ``--old-ref``'s ``dominolog/`` or ``--old``'s checkout,
-and this checkout), taking turns: a new database, ``dominolog serve --workers N`` on a free loopback
+and this checkout or ``--new``'s folder: ``pip install --target`` of a wheel runs the compiled build), taking turns: a new database, ``dominolog serve --workers N`` on a free loopback
 port run from that code (``PYTHONPATH``), each match begun, then ``--tables`` simulated tables at once
 (one connection each, bench_serve.py's lean client) each posting notes one after the other, each
 answered once durable, up to ``--events`` each or for ``--seconds`` at most. For each run: appends a
@@ -121,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--old", type=Path, help="the older code: a checkout (the folder holding its dominolog/)")
     ap.add_argument("--old-ref", default="main", help="else the older code: this commit's dominolog/ (default main)")
+    ap.add_argument(
+        "--new", type=Path, default=ROOT, help="the newer code: a folder holding its dominolog/ (default this checkout)"
+    )
     ap.add_argument("--workers", type=int, default=2, help="serve's worker processes")
     ap.add_argument("--tables", default="8,32,64", help="numbers of tables writing at once, comma-separated")
     ap.add_argument("--events", type=int, default=40, help="the most events a table posts")
@@ -144,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         old = args.old if args.old is not None else old_tree(args.old_ref, folder)
         for tables in (int(t) for t in args.tables.split(",")):
             for _ in range(args.rounds):
-                for name, checkout in (("old", old.resolve()), ("new", ROOT)):
+                for name, checkout in (("old", old.resolve()), ("new", args.new.resolve())):
                     got = run(cluster, checkout, args, tables, folder)
                     print(
                         f"{tables:>6}  {name:>4}  {got['appends']:>7}  {got['rate']:>9,.0f}  {got['p50']:>6.1f}  "

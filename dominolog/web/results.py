@@ -226,7 +226,7 @@ class StandingsQuery(NamedTuple):
     include_invalid: bool = False
 
 
-def _standings_query(
+async def _standings_query(
     variant: str | None = None,
     meta: Annotated[list[str] | None, Query()] = None,
     since: str | None = None,

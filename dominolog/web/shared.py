@@ -74,8 +74,8 @@ class Web:
         self.board = Once()
 
 
-def web(request: Request) -> Web:
-    """What the routes share (:class:`Web`), as the app keeps it."""
+async def web(request: Request) -> Web:
+    """What the routes share (:class:`Web`), as the app keeps it (``async``: no worker thread for it)."""
     return request.app.state.web  # type: ignore[no-any-return]
 
 
