@@ -8,12 +8,12 @@ Run as a script (it is not a test)::
 
 It starts a throwaway PostgreSQL server (tests/pgserver.py, fsync on unless ``--no-fsync``), and for each
 number of tables and each code (the old one, ``--old-ref``'s ``dominolog/`` or ``--old``'s checkout,
-and this checkout or ``--new``'s folder: ``pip install --target`` of a wheel runs the compiled build), taking turns: a new database, ``dominolog serve --workers N`` on a free loopback
-port run from that code (``PYTHONPATH``), each match begun, then ``--tables`` simulated tables at once
-(one connection each, bench_serve.py's lean client) each posting notes one after the other, each
-answered once durable, up to ``--events`` each or for ``--seconds`` at most. For each run: appends a
-second over the wall time, the latency (p50, p99), the server's CPU an append (its processes and
-PostgreSQL's, read from ``/proc``).
+and this checkout or ``--new``'s folder: a ``pip install --target`` of a wheel runs the compiled build),
+taking turns: a new database, ``dominolog serve --workers N`` on a free loopback port run from that code
+(``PYTHONPATH``), each match begun, then ``--tables`` simulated tables at once (one connection each,
+bench_serve.py's lean client) each posting notes one after the other, each answered once durable, up to
+``--events`` each or for ``--seconds`` at most. For each run: appends a second over the wall time, the
+latency (p50, p99), the server's CPU an append (its processes and PostgreSQL's, read from ``/proc``).
 """
 
 from __future__ import annotations
