@@ -234,3 +234,111 @@ def test_a_matchs_writes_go_to_one_writer_thread_and_the_others_take_turns(pg_ur
     finally:
         stores.close()
     assert _texts(pg_url, "m1") == [(1, None), (2, "a")]
+
+
+def _counting(store: Any, sent: list[str]) -> Any:
+    """``store.conn`` wrapped so that every statement it executes (read or not) is listed in ``sent``."""
+    conn = store.conn
+
+    class Counting:
+        def execute(self, query: str, *args: object) -> object:
+            sent.append(query)
+            return conn.execute(query, *args)
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(conn, name)
+
+    store.conn = Counting()
+    return conn
+
+
+def _read(sent: list[str]) -> list[str]:
+    """The statements of ``sent`` but the append's own savepoint's (sent with the next statement read) and
+    the read of the names of ``matches``' columns (once a connection)."""
+    return [q for q in sent if not q.startswith(("SAVEPOINT", "RELEASE")) and not q.endswith("FROM matches LIMIT 0")]
+
+
+def test_a_writes_checks_take_its_matchs_lock_and_its_append_neither_locks_nor_reads(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """``serve``'s write on PostgreSQL: the checks (``write_view`` with ``lock``) send the match's lock
+    first, in their round trip, and read its last event under it; the append in the same savepoint then
+    executes nothing of its own but its savepoint (its rows go with the flush), and its seq and chain
+    follow that event. A request with no token takes no lock; without ``lock`` the append locks and
+    reads as before."""
+    _begun(pg_url, "m1", "m2")
+    with open_store(pg_url, create=False) as store:
+        _, token = store.create_token("organiser")
+        store.append("m1", (NOTE % "a").encode())  # (the match's first event, read once, is kept from here)
+        store.append("m2", (NOTE % "a").encode())
+        sent: list[str] = []
+
+        def counted(match_id: str, text: str) -> int:
+            conn = _counting(store, sent)
+            try:
+                return int(store.append(match_id, (NOTE % text).encode()).seq)
+            finally:
+                store.conn = conn
+
+        with store.transaction():
+            with store.transaction():
+                store.write_view("m1", None, lock=True)
+                assert "m1" not in store._locked  # (no token: no lock)
+            with store.transaction():
+                store.write_view("m1", token, lock=True)
+                assert "m1" in store._locked
+                store.fold_of("m1")
+                assert (counted("m1", "b"), _read(sent)) == (3, [])
+            sent.clear()
+            with store.transaction():  # (m1 locked already: the second write to it reads under that lock)
+                store.write_view("m1", token, lock=True)
+                assert (counted("m1", "c"), _read(sent)) == (4, [])
+            sent.clear()
+            with store.transaction():
+                store.write_view("m2", token)  # (no lock asked: the append takes it and reads the last event)
+                assert counted("m2", "b") == 3
+                assert sum("ORDER BY seq DESC" in q for q in sent) == 1
+        pg_hashes = [h for (h,) in store.conn.execute("SELECT hash FROM events WHERE match_id = 'm1' ORDER BY seq")]
+    assert _texts(pg_url, "m1") == [(1, None), (2, "a"), (3, "b"), (4, "c")]
+    assert _texts(pg_url, "m2") == [(1, None), (2, "a"), (3, "b")]
+    with open_store(tmp_path / "same.sqlite") as same:  # (the same lines appended plainly: the same chain)
+        for line in (START % "m1", NOTE % "a", NOTE % "b", NOTE % "c"):
+            same.append("m1", line.encode())
+        assert [h for (h,) in same.conn.execute("SELECT hash FROM events ORDER BY seq")] == pg_hashes
+
+
+def test_a_lock_taken_with_the_checks_waits_for_another_writer_and_reads_what_it_committed(pg_url: str) -> None:
+    """Another process's transaction has appended to m1 and holds its lock: a group's first write to m1
+    waits for it in its checks, and reads the last event that writer committed (the read is a statement
+    after the lock, not one whose snapshot was taken before it), so its append follows it; a later write
+    of a group, which holds another match already, is not made to wait: :class:`Busy` from its checks,
+    and nothing of it holds m1."""
+    from dominolog.store.store import Busy
+
+    _begun(pg_url, "m1", "m2")
+    with open_store(pg_url, create=False) as other, open_store(pg_url, create=False) as store:
+        _, token = store.create_token("organiser")
+        got: list[Any] = []
+        with other.transaction():
+            other.append("m1", (NOTE % "other").encode())  # (holds m1's lock until its commit)
+            with store.transaction():
+                with store.transaction():
+                    store.write_view("m2", token, lock=True)
+                    assert store.append("m2", (NOTE % "m2").encode()).seq == 2
+                with pytest.raises(Busy), store.transaction():
+                    store.write_view("m1", token, lock=True)
+                assert store._locked == {"m2"}
+
+            def first_of_a_group() -> None:
+                with store.transaction(), store.transaction():
+                    store.write_view("m1", token, lock=True)
+                    got.append(store.append("m1", (NOTE % "after").encode()).seq)
+
+            waiting = threading.Thread(target=first_of_a_group)
+            waiting.start()
+            time.sleep(0.5)
+            assert got == []  # (waiting for the other's lock)
+        waiting.join(20)
+        assert got == [3]
+    assert _texts(pg_url, "m1") == [(1, None), (2, "other"), (3, "after")]
+    assert _texts(pg_url, "m2") == [(1, None), (2, "m2")]

@@ -272,11 +272,12 @@ class Access:
         return row is not None
 
     # -- private events -----------------------------------------------------------------------
-    def write_view(self, match_id: str, token: str | None) -> WriteView:
+    def write_view(self, match_id: str, token: str | None, lock: bool = False) -> WriteView:
         """What a write to ``match_id`` with ``token`` is checked against (``serve``'s
         :func:`~dominolog.web.auth.write_target`), read in the caller's transaction: whether the match is
         stored, the token's row (:meth:`find_token`), the private events, and the match's club event
-        (None when no event is private: it is not needed then)."""
+        (None when no event is private: it is not needed then). ``lock``: the write will append to the
+        match (a backend that locks matches may take its lock now: PostgreSQL's)."""
         stored = self.core.has_match(match_id)
         found = self.find_token(token) if token is not None else None
         private = frozenset(self.private_events())

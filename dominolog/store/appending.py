@@ -238,12 +238,16 @@ class Appending(Transactions):
         want = expected_seq if expected_seq is not None else own if isinstance(own, int) else None
         folding = False
         self._last_seen.pop(match_id, None)
+        locked = self._locked_seen.pop(match_id, None) if self._touched else None
         try:
             with self._write():
-                self._lock_for_append(match_id)
-                last = self.conn.execute(
-                    "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
-                ).fetchone()
+                if locked is not None:  # (the match locked and its last event read by the write's checks)
+                    last: Any = locked if locked[0] else None
+                else:
+                    self._lock_for_append(match_id)
+                    last = self.conn.execute(
+                        "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,)
+                    ).fetchone()
                 seq = last[0] + 1 if last else 1
                 if want is not None and want != seq:
                     raise ConflictError(

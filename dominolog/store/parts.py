@@ -54,8 +54,8 @@ class Parts(Appending):
     def private_events(self) -> set[str]:
         return self.access.private_events()
 
-    def write_view(self, match_id: str, token: str | None) -> WriteView:
-        return self.access.write_view(match_id, token)
+    def write_view(self, match_id: str, token: str | None, lock: bool = False) -> WriteView:
+        return self.access.write_view(match_id, token, lock)
 
     def set_private(self, event: str, private: bool, who: str = "") -> bool:
         return self.access.set_private(event, private, who)

@@ -34,8 +34,9 @@ class PgConnection:
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self.raw = conn
         self._queries: dict[str, str] = {}
-        #: the statements waiting to be sent: (query as psycopg takes it, parameters, many rows or not)
-        self._waiting: list[tuple[str, Any, bool]] = []
+        #: the statements waiting to be sent: (query as psycopg takes it, parameters, many rows or not, or
+        #: the list that keeps its cursor: :meth:`defer_read`)
+        self._waiting: list[tuple[str, Any, bool | list[Any]]] = []
         #: a BEGIN is among them (the transaction is under way for the store, not yet for the server)
         self._begun = False
 
@@ -48,6 +49,13 @@ class PgConnection:
     def defer(self, query: str, params: Sequence[Any] | None = None) -> None:
         """Run ``query`` with the next statement sent (its answer is not read)."""
         self._waiting.append((self._query(query) if params is not None else query, params, False))
+
+    def defer_read(self, query: str, params: Sequence[Any]) -> list[psycopg.Cursor[Any]]:
+        """:meth:`defer`, its answer kept: the list returned holds the statement's cursor, answered, once
+        it has gone with the next statement sent (empty until then, and when what waits is dropped)."""
+        kept: list[psycopg.Cursor[Any]] = []
+        self._waiting.append((self._query(query), params, kept))
+        return kept
 
     def defer_many(self, query: str, rows: Sequence[Sequence[Any]]) -> None:
         """:meth:`executemany`, sent with the next statement."""
@@ -62,11 +70,13 @@ class PgConnection:
         raw = self.raw
         with raw.pipeline():
             for q, p, many in waiting:
-                if many:
+                if many is True:
                     with raw.cursor() as many_cur:
                         many_cur.executemany(q, p)
-                else:
+                elif many is False:
                     raw.execute(q, p)
+                else:
+                    many.append(raw.execute(q, p))
             cur = raw.execute(query, params)
         return cur
 

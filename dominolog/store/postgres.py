@@ -63,18 +63,33 @@ class PgAccess(Access):
         "LEFT JOIN (SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1) AS l ON true"
     )
 
-    def write_view(self, match_id: str, token: str | None) -> WriteView:
+    def write_view(self, match_id: str, token: str | None, lock: bool = False) -> WriteView:
         """:meth:`Access.write_view` in one round trip (the match, the token, the private events and the
         match's club event read by one statement), when the store has its tokens' tables. In a write
         transaction, the match's last event is read with them and kept for the session's
-        :meth:`~dominolog.store.appending.Appending.fold_of` that follows (one round trip less)."""
+        :meth:`~dominolog.store.appending.Appending.fold_of` that follows (one round trip less).
+
+        With ``lock`` (and a token given, in a write transaction), the match's lock goes first, in the same
+        round trip (:meth:`PostgresStore.lock_before_view`): the last event read is then the one the
+        append in the same savepoint follows, which neither locks nor reads again (another round trip
+        less). A request with no token takes no lock; one whose token turns out wrong holds it only
+        until its savepoint is undone."""
         if not (self._has_access() and self._has_private()):
-            return super().write_view(match_id, token)
+            return super().write_view(match_id, token, lock)
         digest = token_hash(token) if token else None
-        row = self.conn.execute(self._WRITE_VIEW, (match_id, match_id, digest, match_id)).fetchone()
         core = self.core
+        tried = core.lock_before_view(match_id) if lock and digest is not None and core._touched else None
+        try:
+            row = self.conn.execute(self._WRITE_VIEW, (match_id, match_id, digest, match_id)).fetchone()
+        except core._lock_errors:  # (the match's lock, sent first)
+            raise core.locked_error(match_id) from None
+        if tried is not None:
+            core.locked_by_view(match_id, tried)
         if core._touched:
-            core._last_seen[match_id] = (row[10], row[11]) if row[10] is not None else (0, "")
+            last = (row[10], row[11]) if row[10] is not None else (0, "")
+            core._last_seen[match_id] = last
+            if match_id in core._locked:  # (read after the lock: still the last event at the append)
+                core._locked_seen[match_id] = last
         stored, private = bool(row[0]), frozenset(row[1] or ())
         found = None
         if digest is not None and row[9] is not None and hmac.compare_digest(row[9], digest):
@@ -180,6 +195,37 @@ class PostgresStore(Store):
             self.conn.defer("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", (name,))
         self._keys.add(name)
 
+    def locked_error(self, match_id: str) -> StoreError:
+        """The error of a match's lock not had in time (another process's transaction holds it)."""
+        return StoreError(
+            f"{self.path}: match {shown(match_id, 100)} is locked by another writer "
+            f"(tried for {BUSY_SECONDS:.0f} s); nothing was written"
+        )
+
+    def lock_before_view(self, match_id: str) -> list[Any] | None:
+        """The match's lock (and its notification) sent with the write's checks that follow
+        (:meth:`PgAccess.write_view`), as :meth:`_lock_match` takes it: waited for when this transaction
+        holds no match's lock yet; else tried, and the list that will keep the try's answer is returned
+        for :meth:`locked_by_view` to read once the checks have been sent."""
+        if match_id in self._locked:
+            return None
+        if self._locked:
+            return self.conn.defer_read("SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))", (match_id,))
+        self.conn.defer(
+            "SELECT pg_advisory_xact_lock(hashtextextended(?, 0)), pg_notify(?, ?)",
+            (match_id, NOTIFY_CHANNEL, match_id),
+        )
+        self._locked.add(match_id)
+        return None
+
+    def locked_by_view(self, match_id: str, tried: list[Any]) -> None:
+        """After the checks went with a tried lock: :class:`Busy` when another transaction holds it, else
+        the match is this transaction's (its notification sent with the next statement)."""
+        if not tried or not tried[0].fetchone()[0]:
+            raise Busy(match_id)
+        self.conn.defer("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, match_id))
+        self._locked.add(match_id)
+
     def _lock_match(self, match_id: str) -> None:
         """A transaction-level advisory lock on the match (released at COMMIT or ROLLBACK), waited for
         (up to the lock timeout) unless this transaction holds others already: then :class:`Busy`."""
@@ -199,10 +245,7 @@ class PostgresStore(Store):
             else:
                 self.conn.execute(f"{key}, pg_notify(?, ?)", (match_id, NOTIFY_CHANNEL, match_id))
         except self._lock_errors:
-            raise StoreError(
-                f"{self.path}: match {shown(match_id, 100)} is locked by another writer "
-                f"(tried for {BUSY_SECONDS:.0f} s); nothing was written"
-            ) from None
+            raise self.locked_error(match_id) from None
         self._locked.add(match_id)
 
     def _lock_for_append(self, match_id: str) -> None:
@@ -258,10 +301,7 @@ class PostgresStore(Store):
         try:
             return super().append(match_id, line, expected_seq, check)
         except self._lock_errors:  # the lock, sent with the read of the last event (_lock_for_append)
-            raise StoreError(
-                f"{self.path}: match {shown(match_id, 100)} is locked by another writer "
-                f"(tried for {BUSY_SECONDS:.0f} s); nothing was written"
-            ) from None
+            raise self.locked_error(match_id) from None
         except self._taken_errors:  # the row, sent with the commit: a writer that took no lock was first
             raise ConflictError(
                 f"match {shown(match_id)}: its next seq was taken by another writer; nothing was written"

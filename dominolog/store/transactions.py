@@ -44,6 +44,15 @@ class Transactions:
         #: statement (a write's checks, with PostgreSQL): taken once by the ``fold_of`` that follows, not
         #: read again; forgotten when the match is appended to and when the savepoint or transaction ends
         self._last_seen: dict[str, tuple[int, str]] = {}
+        #: the same, read by a statement sent after this transaction took the match's lock (PostgreSQL:
+        #: the write's checks, :meth:`~dominolog.store.access.Access.write_view` with ``lock``): still
+        #: the match's last event at its append in the same savepoint, which takes it (no lock nor read
+        #: of its own); forgotten when ``_last_seen`` is
+        self._locked_seen: dict[str, tuple[int, str]] = {}
+
+    def _forget_seen(self) -> None:
+        self._last_seen.clear()
+        self._locked_seen.clear()
 
     def has_table(self, name: str) -> bool:
         """Whether the store has the table ``name`` (one made with the store, or added when it was
@@ -59,18 +68,18 @@ class Transactions:
         cannot race another writer; :class:`ReadOnlyError` on a store that cannot be written."""
         if self.read_only:
             raise ReadOnlyError(f"{self.path}: the store is read-only here; nothing was written")
-        self._last_seen.clear()
+        self._forget_seen()
         self.conn.execute("BEGIN")
 
     def _commit(self) -> None:
-        self._last_seen.clear()
+        self._forget_seen()
         self.conn.execute("COMMIT")
 
     def _rollback(self) -> None:
         """Undo the transaction under way (after an error). When the database has failed (a server
         gone), the rollback fails too: the error that came first is the one that tells, so this one is
         not raised (the server undoes the transaction of a connection it lost)."""
-        self._last_seen.clear()
+        self._forget_seen()
         try:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
@@ -113,7 +122,7 @@ class Transactions:
         try:
             yield
         except BaseException:
-            self._last_seen.clear()  # (what a savepoint's statements read is not carried past its end)
+            self._forget_seen()  # (what a savepoint's statements read is not carried past its end)
             self._forget(self._touched.pop())
             try:
                 self.conn.execute(f"ROLLBACK TO {name}")
@@ -122,7 +131,7 @@ class Transactions:
                 pass
             self._back_to(mark)
             raise
-        self._last_seen.clear()
+        self._forget_seen()
         self.conn.execute(f"RELEASE {name}")
         self._touched[-2].update(self._touched.pop())
 

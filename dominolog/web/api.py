@@ -320,7 +320,7 @@ def _write(
     with store.transaction():
         found = None
         if match_id is not None:
-            found = write_target(request, store, match_id)  # (404: not begun, or private to this request)
+            found = write_target(request, store, match_id, appending=True)  # (404: not begun, or private)
         token = writer(request, store, match_id, found=found)
         app.rate.check(token.id, request.state)
         if key is not None and not (0 < len(key) <= KEY_LIMIT and key.isascii() and key.isprintable()):

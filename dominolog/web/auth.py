@@ -166,12 +166,13 @@ def sight(request: Request, store: Store) -> Sight:
     return Sight(token, private, page_key if bearer(request) is None else None)
 
 
-def write_target(request: Request, store: Store, match_id: str) -> Token | None:
+def write_target(request: Request, store: Store, match_id: str, appending: bool = False) -> Token | None:
     """``404`` for a write to a match not stored (for everyone: the organiser begins a match, ``POST
     /api/matches``), or to a private one the request may not read (:meth:`Sight.sees`; a wrong or
     revoked token counts as none here, so that no status tells a private match from a missing one);
-    who may write is :func:`writer`'s, after this (given the token read here: ``found``)."""
-    view = store.write_view(match_id, bearer(request))  # (with PostgreSQL, one round trip)
+    who may write is :func:`writer`'s, after this (given the token read here: ``found``). ``appending``:
+    the write appends to the match in this transaction (with PostgreSQL its lock goes with this read)."""
+    view = store.write_view(match_id, bearer(request), appending)  # (with PostgreSQL, one round trip)
     if not view.stored:
         raise HTTPException(404, "no such match")
     token = view.token
