@@ -342,3 +342,48 @@ def test_a_lock_taken_with_the_checks_waits_for_another_writer_and_reads_what_it
         assert got == [3]
     assert _texts(pg_url, "m1") == [(1, None), (2, "other"), (3, "after")]
     assert _texts(pg_url, "m2") == [(1, None), (2, "m2")]
+
+
+def test_a_serve_write_on_postgres_is_two_round_trips_of_few_statements(pg_url: str) -> None:
+    """What the server is sent for two writes of a group to one match (``serve``'s path: the checks with
+    the lock, the append): two round trips a write and the commit's; the append's savepoint released
+    with the request's (one RELEASE), the flush ended by the last row's statement (no ``SELECT 1``)."""
+    _begun(pg_url, "m1")
+    with open_store(pg_url, create=False) as store:
+        _, token = store.create_token("organiser")
+        store.append("m1", (NOTE % "a").encode())  # (the match's first event, read once, is kept from here)
+        store.write_view("m1", token)  # (the tables seen, once a connection)
+        raw = store.conn.raw
+        sent: list[str] = []
+
+        class Recording:
+            def execute(self, query: str, params: object = None) -> object:
+                sent.append(query.split("(", 1)[0].split(" FROM ", 1)[0].strip())
+                return raw.execute(query, params)  # type: ignore[arg-type]
+
+            def pipeline(self) -> object:
+                sent.append("|")
+                return raw.pipeline()
+
+            def __getattr__(self, name: str) -> object:
+                return getattr(raw, name)
+
+        store.conn.raw = Recording()  # type: ignore[assignment]
+        try:
+            with store.transaction():
+                for text in ("b", "c"):
+                    with store.transaction():
+                        store.write_view("m1", token, lock=True)
+                        store.fold_of("m1")
+                        store.append("m1", (NOTE % text).encode())
+        finally:
+            store.conn.raw = raw
+    trips = " ".join(sent).split("|")[1:]
+    assert [t.split() for t in trips] == [
+        ["BEGIN", "SAVEPOINT", "w1", "SELECT", "pg_advisory_xact_lock", "SELECT", "EXISTS"],
+        ["SAVEPOINT", "w2", "INSERT", "INTO", "events", "VALUES", "INSERT", "INTO", "matches", "VALUES"],
+        ["RELEASE", "w1", "SAVEPOINT", "w1", "SELECT", "EXISTS"],
+        ["SAVEPOINT", "w2", "INSERT", "INTO", "events", "VALUES", "INSERT", "INTO", "matches", "VALUES"],
+        ["RELEASE", "w1", "COMMIT"],
+    ]
+    assert _texts(pg_url, "m1") == [(1, None), (2, "a"), (3, "b"), (4, "c")]

@@ -27,6 +27,17 @@ def _sql(query: str) -> str:
     return query.replace("%", "%%").replace("?", "%s")
 
 
+def _releases_deeper(release: str, waiting: tuple[str, Any, Any]) -> bool:
+    """Whether ``waiting`` is a ``RELEASE`` of a savepoint made inside the one ``release`` releases (the
+    store names them by depth: ``w1``, ``w2``...): releasing the outer one releases it too, so the inner
+    ``RELEASE`` need not be sent."""
+    query, params, _ = waiting
+    if params is not None or not query.startswith("RELEASE w") or not release.startswith("RELEASE w"):
+        return False
+    inner, outer = query[len("RELEASE w") :], release[len("RELEASE w") :]
+    return inner.isdigit() and outer.isdigit() and int(inner) > int(outer)
+
+
 class PgConnection:
     """A psycopg connection (autocommit: transactions are begun and ended by the store) that runs the
     store's SQL as it is written for both databases, ``?`` parameters and all."""
@@ -85,6 +96,8 @@ class PgConnection:
             word = query.split(None, 1)[0].upper() if query.strip() else ""
             if word in _DEFERRED_WORDS:
                 self._begun = self._begun or word == "BEGIN"
+                if word == "RELEASE" and self._waiting and _releases_deeper(query, self._waiting[-1]):
+                    self._waiting.pop()  # (this RELEASE ends the savepoint made inside it too)
                 self._waiting.append((query, None, False))
                 return self.raw.cursor()  # (nobody reads it)
             if word == "ROLLBACK" and not query.upper().startswith("ROLLBACK TO"):
@@ -112,9 +125,15 @@ class PgConnection:
             cur.executemany(self._query(query), rows)  # type: ignore[arg-type]
 
     def flush(self) -> None:
-        """Send what waits now (its errors raised here)."""
+        """Send what waits now (its errors raised here): the last statement waiting is the one whose answer
+        ends the round trip (no statement of its own for that, unless it is rows or a kept read)."""
         if self._waiting:
-            self._send("SELECT 1", None)
+            query, params, many = self._waiting[-1]
+            if many is False:
+                self._waiting.pop()
+                self._send(query, params)
+            else:
+                self._send("SELECT 1", None)
 
     @property
     def _server_in_transaction(self) -> bool:
