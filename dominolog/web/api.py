@@ -294,6 +294,12 @@ async def append_events(
     idempotency_key: Annotated[str | None, Header()] = None,
 ) -> Response:
     in_range("seq", seq)
+    return await append_to(request, app, match_id, seq, idempotency_key)
+
+
+async def append_to(request: Request, app: Web, match_id: str, seq: int | None, key: str | None) -> Response:
+    """The append of :func:`append_events` once its request is read (FastAPI's route, and the plain one
+    ahead of it: :mod:`dominolog.web.plain`)."""
     body = await request.body()
 
     def may(store: Store) -> bool:
@@ -304,7 +310,7 @@ async def append_events(
         return True
 
     await app.stores.warm(match_id, may)  # (a long match is folded off the one writer's thread, which others wait for)
-    return await app.stores.write(lambda s: _write(app, s, request, match_id, body, seq, idempotency_key), match_id)
+    return await app.stores.write(lambda s: _write(app, s, request, match_id, body, seq, key), match_id)
 
 
 def _write(

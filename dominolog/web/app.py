@@ -138,6 +138,7 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True, url: str | N
     from dominolog import __version__
     from dominolog.web import api, assets, event_pages, events_api, organiser, pages, recorder, results, tokens_api
     from dominolog.web.ids import MatchIds
+    from dominolog.web.plain import PlainAppend
 
     web = Web(target, rate, url)
 
@@ -208,6 +209,7 @@ def create_app(target: str, rate: int = RATE, analyse: bool = True, url: str | N
     for router in routers:
         app.include_router(router)
     routes: list[Any] = [route for router in routers for route in router.routes]
+    app.router.routes.insert(0, PlainAppend())  # (a table's append, FastAPI's machinery skipped: web/plain.py)
     favicon = (resources.files("dominolog.web") / "static" / "favicon.ico").read_bytes()
 
     @app.get("/favicon.ico", include_in_schema=False)

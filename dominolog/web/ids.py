@@ -58,7 +58,7 @@ class MatchIds:
         await self.app(scope, receive, send)
 
 
-def _taken_back(match_id: str) -> str:
+def taken_back(match_id: str) -> str:
     try:
         return unquote(match_id, errors="strict")
     except UnicodeDecodeError:
@@ -68,7 +68,7 @@ def _taken_back(match_id: str) -> str:
 async def _decoded(match_id: Annotated[str, Path(description="The match id, percent-encoded (`/` as `%2F`)")]) -> str:
     """The id of a route's ``{match_id}`` segment (as :class:`MatchIds` left it), decoded. (``async``: FastAPI
     runs a plain function dependency on a worker thread, a hop that cost a write about a tenth of its CPU.)"""
-    return _taken_back(match_id)
+    return taken_back(match_id)
 
 
 #: a route's match id, decoded
