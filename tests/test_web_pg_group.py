@@ -387,3 +387,33 @@ def test_a_serve_write_on_postgres_is_two_round_trips_of_few_statements(pg_url: 
         ["RELEASE", "w1", "COMMIT"],
     ]
     assert _texts(pg_url, "m1") == [(1, None), (2, "a"), (3, "b"), (4, "c")]
+
+
+def test_a_write_refused_after_its_checks_took_the_lock_releases_it_with_its_savepoint(pg_url: str) -> None:
+    """A request with a token that is not known (or may not write) takes the match's lock with its checks
+    and is then refused (its savepoint undone): the lock goes with the savepoint, not at the group's
+    commit, so another process's writer has the match at once."""
+    import psycopg
+
+    _begun(pg_url, "m1", "m2")
+    probe = psycopg.connect(pg_url, autocommit=True)
+    try:
+        with open_store(pg_url, create=False) as store:
+            _, token = store.create_token("organiser")
+            with store.transaction():
+                with store.transaction():
+                    store.write_view("m2", token, lock=True)
+                    store.append("m2", (NOTE % "kept").encode())
+                with pytest.raises(PermissionError), store.transaction():
+                    view = store.write_view("m1", "not-a-token", lock=True)
+                    assert view.token is None and "m1" in store._locked
+                    raise PermissionError("401")  # (what serve's writer() raises, undoing the savepoint)
+                assert store._locked == {"m2"}
+                with probe.transaction():
+                    took = probe.execute("SELECT pg_try_advisory_xact_lock(hashtextextended('m1', 0))").fetchone()
+                    assert took == (True,)
+                    held = probe.execute("SELECT pg_try_advisory_xact_lock(hashtextextended('m2', 0))").fetchone()
+                    assert held == (False,)
+    finally:
+        probe.close()
+    assert _texts(pg_url, "m2") == [(1, None), (2, "kept")]
