@@ -47,6 +47,7 @@ LAYOUTS = {
     "no copied columns": [f"CREATE TABLE events ({COLUMNS}, PRIMARY KEY (match_id, seq)) WITHOUT ROWID"],
     "without rowid, 8 KiB pages": [f"CREATE TABLE events ({COLUMNS}, PRIMARY KEY (match_id, seq)) WITHOUT ROWID"],
     "no copied columns, 8 KiB pages": [f"CREATE TABLE events ({COLUMNS}, PRIMARY KEY (match_id, seq)) WITHOUT ROWID"],
+    "8 KiB pages, None bound (before)": [f"CREATE TABLE events ({COLUMNS}, PRIMARY KEY (match_id, seq)) WITHOUT ROWID"],
 }
 BATCH = 20_000
 
@@ -70,21 +71,28 @@ def insert(path: Path, layout: str, rows: list[tuple[Any, ...]]) -> tuple[float,
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     conn = sqlite3.connect(path, isolation_level=None)
-    if layout.endswith("8 KiB pages"):
+    if "8 KiB pages" in layout:
         conn.execute("PRAGMA page_size = 8192")
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     for ddl in LAYOUTS[layout]:
         conn.execute(ddl)
+    from dominolog.store.rows import EVENTS_INSERT
+
     copied = not layout.startswith("no copied columns")
+    if layout.endswith("None bound (before)"):  # (the rows as the store bound them before: None, adapted)
+        rows = [tuple(None if isinstance(v, int) and n in (3, 4, 6, 7) else v for n, v in enumerate(r)) for r in rows]
+        insert = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    else:
+        insert = EVENTS_INSERT
     start, cpu = time.perf_counter(), time.process_time()
     for i in range(0, len(rows), BATCH):
         conn.execute("BEGIN")
         if copied:
-            conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows[i : i + BATCH])
+            conn.executemany(insert, rows[i : i + BATCH])
         else:
             conn.executemany(
-                "INSERT INTO events (match_id, seq, json, raw, hash) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO events (match_id, seq, json, raw, hash) VALUES (?, ?, ?, NULLIF(?, 0), ?)",
                 [(r[0], r[1], r[5], r[6], r[8]) for r in rows[i : i + BATCH]],
             )
         conn.execute("COMMIT")

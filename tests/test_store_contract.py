@@ -172,6 +172,37 @@ class StoreContract:
         assert store.projections() == self.reference(tmp_path, files)
         assert import_files(store, [GHOST]) == ["skipped", "skipped"]  # the same lines again
 
+    def test_a_column_with_no_value_is_null_whether_imported_or_appended(self, store: Store, tmp_path: Path) -> None:
+        """An import binds a column with no value as 0 made NULL by its statement (SQLite: not None, which
+        Python's sqlite3 adapts slowly); every such column reads back NULL, as an append stores it, and
+        never the 0: the events' player, tile, raw and at, of every row of every replay and the hostile
+        lines, imported and appended."""
+        files = [*REPLAYS, hostile_file(tmp_path)]
+        import_files(store, files)
+        from dominolog.simulate import simulate_lines
+
+        mid = ""
+        for variant in ("ghost13", "double-draw"):
+            for line in simulate_lines(variant, 2, "no-value"):
+                mid = json.loads(line)["id"] if '"match_start"' in line else mid
+                store.append(mid, line.encode())
+        flags = {
+            tuple(row)
+            for row in store.conn.execute(
+                "SELECT match_id LIKE 'sim-%', player IS NULL, tile IS NULL, raw IS NULL, at IS NULL FROM events"
+            )
+        }
+        for appended in (False, True):  # (both ways, a column left empty in some row, filled in another)
+            rows = [f[1:] for f in flags if bool(f[0]) == appended]
+            assert {bool(r[0]) for r in rows} == {bool(r[1]) for r in rows} == {True, False}
+            assert any(r[2] for r in rows)
+        assert {bool(f[4]) for f in flags} == {True, False}  # (the replays' lines without a time)
+        zeros = "SELECT count(*) FROM events WHERE player = '0' OR tile = '0' OR at = '0'"
+        assert store.conn.execute(zeros).fetchone() == (0,)
+        if type(store).__name__ == "SqliteStore":  # (and in SQLite's columns, which take any type: no integer)
+            typed = "SELECT DISTINCT typeof(player), typeof(tile), typeof(raw), typeof(at) FROM events"
+            assert {t for row in store.conn.execute(typed) for t in row} <= {"null", "text", "blob"}
+
     def test_verify_finds_the_stored_matches_as_the_files_are(self, store: Store, tmp_path: Path) -> None:
         import_files(store, [*REPLAYS, hostile_file(tmp_path)])
         invalid = sorted(m for m in store.match_ids() if not verify_stored(store, m).valid)

@@ -26,7 +26,7 @@ from dominolog.log.writer import dump_line, like_the_match
 from dominolog.reducer import MatchReducer, record_canon, refusal_message, refusals
 from dominolog.state import Issue
 from dominolog.store.errors import ConflictError, FullMatchError, RefusedError, RulesRefusedError
-from dominolog.store.rows import projection_rows, row_of
+from dominolog.store.rows import EVENTS_INSERT, projection_rows, row_of
 from dominolog.store.transactions import Transactions
 from dominolog.textsafe import shown
 
@@ -87,6 +87,9 @@ class Appending(Transactions):
     #: whether :meth:`_write_match_row` can keep the ``last_at`` a match had (``keep_last_at``) itself,
     #: without its row read first (PostgreSQL's upsert)
     _KEEPS_LAST_AT = False
+    #: the insert of a row of ``events`` (an import's rows, or :meth:`row_of`'s): SQLite's, which makes the
+    #: import's 0 NULL (:data:`~dominolog.store.rows.NO_VALUE`; :meth:`row_of`'s None is NULL as it is)
+    _EVENTS_INSERT = EVENTS_INSERT
     #: how many columns ``matches`` has (read once, at the first row written)
     _matches_width: int | None = None
     _folds: dict[str, Fold]
@@ -265,9 +268,7 @@ class Appending(Transactions):
                 fold = self._fold(match_id, seq - 1, prev)
                 found, unverified = fold_checked(fold.reducer, rec, check)
                 try:
-                    self._put(
-                        "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (match_id, *self.row_of(rec, chain))
-                    )
+                    self._put(self._EVENTS_INSERT, (match_id, *self.row_of(rec, chain)))
                 except self._taken_errors:
                     raise ConflictError(
                         f"match {shown(match_id)}: seq {seq} was taken by another writer; nothing was written"

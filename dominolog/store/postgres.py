@@ -46,6 +46,11 @@ def _text(value: Any) -> Any:
     return value.replace("\x00", "\ufffd") if isinstance(value, str) and "\x00" in value else value
 
 
+def _value(value: Any) -> Any:
+    """A column of a row of ``events`` as PostgreSQL binds it: None for no value (SQLite's rows: 0)."""
+    return None if isinstance(value, int) else value
+
+
 #: the channel a commit that wrote to a match notifies, with the match's id (LISTEN dominolog_events)
 NOTIFY_CHANNEL = "dominolog_events"
 
@@ -311,12 +316,18 @@ class PostgresStore(Store):
     def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
         return PostgresStore.fit_row(Store.row_of(rec, chain))
 
+    #: a plain insert: the rows' columns with no value are None again (:meth:`fit_row`)
+    _EVENTS_INSERT = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
     @staticmethod
     def fit_row(row: tuple[Any, ...]) -> tuple[Any, ...]:
-        """A row of ``events`` as in SQLite, but a line PostgreSQL's text cannot hold (a NUL in it) goes
-        to ``raw`` too (its text is the line decoded: encoded again, the line's bytes), and the columns
-        copied out of the event lose their NULs."""
+        """A row of ``events`` as in SQLite, its columns with no value None (SQLite's rows hold 0 there:
+        :data:`~dominolog.store.rows.NO_VALUE`), but a line PostgreSQL's text cannot hold (a NUL in it)
+        goes to ``raw`` too (its text is the line decoded: encoded again, the line's bytes), and the
+        columns copied out of the event lose their NULs."""
         seq, kind, player, tile, text, raw, at, hash_ = row
+        player, tile, at = _value(player), _value(tile), _value(at)
+        raw = _value(raw)
         if raw is None and "\x00" in text:
             raw = text.encode("utf-8")
         return (seq, _text(kind), _text(player), _text(tile), _text(text), raw, _text(at), hash_)

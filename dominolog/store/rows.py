@@ -33,32 +33,53 @@ def _id_given(log: MatchLog) -> str | None:
     return mid if isinstance(mid, str) and mid else None
 
 
+#: an import's row of ``events`` as the store's SQLite statement (:data:`EVENTS_INSERT`) binds it: the columns
+#: ``player``, ``tile``, ``raw`` and ``at`` with no value hold the integer 0, not None. Python's ``sqlite3``
+#: adapts every value that is not exactly an int, a float, a str or a bytearray (None among them: a
+#: lookup in its adapters' dict and two attribute lookups a value), which was a fifth of the insert of an
+#: import (0.58 of 3.04 µs a row, ``bench/RESULTS.md``); 0 is bound as it is, and ``NULLIF(?, 0)`` stores
+#: NULL. None of these columns holds an int otherwise (text, or ``raw``'s bytes). PostgreSQL's rows have
+#: their None back (:meth:`~dominolog.store.postgres.PostgresStore.fit_row`).
+NO_VALUE = 0
+#: the insert of a row of ``events`` into a SQLite store (the rows as :func:`row_of` makes them)
+EVENTS_INSERT = "INSERT INTO events VALUES (?, ?, ?, NULLIF(?, 0), NULLIF(?, 0), ?, NULLIF(?, 0), NULLIF(?, 0), ?)"
+
+
 def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
-    """The row of ``events`` for one record (without its match id), with the chain hash up to it."""
-    return _event_row(None, rec, chain)[1:]
+    """The row of ``events`` for one record (without its match id), with the chain hash up to it, as the
+    store holds it (None where there is no value: what its columns read back)."""
+    _, seq, kind, player, tile, text, raw, at, hashed = _event_row(None, rec, chain)
+    return (seq, kind, _held(player), _held(tile), text, _held(raw), _held(at), hashed)
+
+
+def _held(value: Any) -> Any:
+    """A column :data:`NO_VALUE` marks as None (the columns that may hold it hold text or bytes else)."""
+    return None if isinstance(value, int) else value
 
 
 def _event_row(match_id: str | None, rec: Record, chain: str) -> tuple[Any, ...]:
-    """The row of ``events`` for one record, its match id first (an import builds each row once)."""
+    """The row of ``events`` for one record, its match id first (an import builds each row once); a column
+    with no value as :data:`NO_VALUE` where the insert makes it NULL."""
     obj = rec.value if isinstance(rec.value, dict) else _EMPTY
     kind, player, tile, at = obj.get("type"), obj.get("player"), obj.get("tile"), obj.get("at")
     if player is None:
         player = obj.get("leader")
     if tile is None and kind == "play" and isinstance(obj.get("tiles"), list):
         tile = " ".join(t for t in obj["tiles"] if isinstance(t, str))
+    raw: Any = NO_VALUE
     try:
-        text, raw = rec.data.decode("utf-8"), None
+        text = rec.data.decode("utf-8")
     except UnicodeDecodeError:
         text, raw = rec.data.decode("utf-8", "replace"), rec.data
     return (
         match_id,
         rec.seq,
         kind if isinstance(kind, str) else None,
-        player if isinstance(player, str) else None,
-        tile if isinstance(tile, str) else None,
+        player if isinstance(player, str) else NO_VALUE,
+        tile if isinstance(tile, str) else NO_VALUE,
         text,
         raw,
-        at if isinstance(at, str) else None,
+        at if isinstance(at, str) else NO_VALUE,
         chain,
     )
 
@@ -115,7 +136,7 @@ class Prepared:
     def lines(self) -> Iterator[bytes]:
         """The match's lines as read."""
         for row in self.rows:
-            yield row[6] if row[6] is not None else row[5].encode("utf-8")
+            yield row[6] if isinstance(row[6], bytes) else row[5].encode("utf-8")
 
 
 def prepare_import(log: MatchLog) -> Prepared:
@@ -143,12 +164,12 @@ def prepare_import(log: MatchLog) -> Prepared:
     # the match_start as the store gives it back (Store.start_of): its line decoded afresh
     start = decode_line(log.records[0].data, 1, 1) if log.records else None
     at_col = len(rows[0]) - 2 if rows else 0
-    last_at: Any = None
+    last_at: Any = NO_VALUE
     i = len(rows) - 1
-    while i >= 0 and last_at is None:  # (a loop mypyc compiles: a generator over reversed(rows) it cannot)
+    while i >= 0 and not isinstance(last_at, str):  # (a loop mypyc compiles: a generator over reversed(rows) it cannot)
         last_at = rows[i][at_col]
         i -= 1
-    match_row, hand_rows = projection_rows(mid, report, start, last_at=last_at)
+    match_row, hand_rows = projection_rows(mid, report, start, last_at=last_at if isinstance(last_at, str) else None)
     given = given if isinstance(given, str) and given else None
     return Prepared(log.source, log.line, None, given, mid, rows, report.head, report.valid, match_row, hand_rows)
 

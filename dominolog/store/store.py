@@ -176,7 +176,7 @@ class Store(Parts):
             fit = self.fit_row
             if fit is not Store.fit_row:  # (the rows as this database holds them)
                 rows = [(r[0], *fit(r[1:])) for r in rows]
-            self.conn.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self.conn.executemany(self._EVENTS_INSERT, rows)
             self._write_projection(mid, prep.match_row, prep.hand_rows)
             self.conn.execute("INSERT INTO imports VALUES (?, ?, ?, ?)", (mid, src, prep.line, _now()))
         except self._data_errors as exc:  # a value the database cannot hold: the match is not stored
@@ -223,7 +223,8 @@ class Store(Parts):
 
     @staticmethod
     def fit_row(row: tuple[Any, ...]) -> tuple[Any, ...]:
-        """A row of ``events`` (:func:`row_of`) as this database holds it: SQLite, as it is."""
+        """A row of ``events`` (:func:`row_of`) as this database's :attr:`_EVENTS_INSERT` binds it: SQLite's,
+        as it is."""
         return row
 
     # -- projections -------------------------------------------------------------------
