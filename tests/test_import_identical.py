@@ -199,3 +199,26 @@ if __name__ == "__main__":  # python tests/test_import_identical.py FOLDER: writ
         json.dumps(expectation(_run, work / "logs", work / "store.db"), ensure_ascii=False, indent=1) + "\n",
         encoding="utf-8",
     )
+
+
+def test_the_projections_json_is_json_dumps_compact_and_unescaped() -> None:
+    """The ``matches`` and ``hands`` columns holding JSON are written by one encoder made once
+    (``rows._jdump``): byte for byte ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from dominolog.store.rows import _jdump
+
+    values = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        max_leaves=12,
+    )
+
+    @settings(max_examples=300, deadline=None)
+    @given(values)
+    def same(value: Any) -> None:
+        expected = None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        assert _jdump(value) == expected
+
+    same()

@@ -16,9 +16,13 @@ from dominolog.frozen import by_fields
 from dominolog.log.reader import MatchLog, Record, decode_line
 from dominolog.reducer import MatchReducer, MatchReport
 
+#: ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``'s encoder, made once (``json.dumps`` makes
+#: one at every call given other than its defaults: a match's projections call it a few times a hand)
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
 
 def _jdump(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return None if value is None else _ENCODE(value)
 
 
 def match_id_of(log: MatchLog, head: str) -> str:
