@@ -21,6 +21,7 @@ import subprocess
 import sys
 import types
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -29,6 +30,29 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def statements_of(store: Any) -> Iterator[list[str]]:
+    """Every statement ``store`` executes inside the block (read or not), listed as it is given
+    (``store.conn`` wrapped for the block, put back after)."""
+    sent: list[str] = []
+    conn = store.conn
+
+    class Counting:
+        def execute(self, query: str, *args: object) -> object:
+            sent.append(query)
+            return conn.execute(query, *args)
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(conn, name)
+
+    store.conn = Counting()
+    try:
+        yield sent
+    finally:
+        store.conn = conn
+
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("deep", max_examples=2000, deadline=None)

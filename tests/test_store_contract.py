@@ -19,7 +19,7 @@ import pytest
 
 from dominolog.log.reader import iter_matches
 from dominolog.store import ConflictError, ReadOnlyError, RefusedError, Store, StoreError, open_store, verify_stored
-from tests.conftest import ROOT
+from tests.conftest import ROOT, statements_of
 
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
 SEASON = sorted((ROOT / "replays" / "club-season").glob("*.jsonl"))
@@ -260,31 +260,14 @@ class StoreContract:
 
     def test_the_fold_after_an_append_in_a_transaction_is_the_one_kept_without_a_read(self, store: Store) -> None:
         store.append("m", START)
-        read: list[str] = []
-        conn = store.conn
-
-        class Counting:
-            def execute(self, query: str, *args: Any) -> Any:
-                read.append(query)
-                return conn.execute(query, *args)
-
-            def __getattr__(self, name: str) -> Any:
-                return getattr(conn, name)
-
         with store.transaction():
             done = store.append("m", DEAL)
-            store.conn = Counting()
-            try:
+            with statements_of(store) as read:
                 fold = store.fold_after("m", done)
-            finally:
-                store.conn = conn
             assert read == [] and (fold.seq, fold.head, fold.reducer.events) == (2, done.head, 2)
         done = store.append("m", b'{"type":"note","text":"alone"}')  # (its own transaction, committed)
-        store.conn = Counting()
-        try:
+        with statements_of(store) as read:
             fold = store.fold_after("m", done)
-        finally:
-            store.conn = conn
         assert len(read) == 1 and (fold.seq, fold.head, fold.reducer.events) == (3, done.head, 3)
         assert fold.head == store.records("m")[-1][1]
 

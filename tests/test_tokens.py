@@ -13,7 +13,7 @@ import pytest
 
 from dominolog.store import Store, open_store
 from dominolog.store.access import KEY_SECONDS, ReusedKey, TakenKey, WriteView, fingerprint
-from tests.conftest import Ran
+from tests.conftest import Ran, statements_of
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -332,24 +332,10 @@ def test_a_postgres_writes_checks_read_the_matchs_last_event_for_the_fold_that_f
     with open_store(pg_url) as store:
         head = store.append("m1", START.encode()).head
         _, token = store.create_token("organiser")
-        conn = store.conn
-        sent: list[str] = []
-
-        class Counting:
-            def execute(self, query: str, *args: object) -> object:
-                sent.append(query)
-                return conn.execute(query, *args)
-
-            def __getattr__(self, name: str) -> object:
-                return getattr(conn, name)
 
         def reads(fold_of: Callable[[], object]) -> int:
-            sent.clear()
-            store.conn = Counting()  # type: ignore[assignment]
-            try:
+            with statements_of(store) as sent:
                 fold_of()
-            finally:
-                store.conn = conn
             return len(sent)
 
         with store.transaction():

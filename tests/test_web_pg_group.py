@@ -16,6 +16,7 @@ import pytest
 
 from dominolog.store import ConflictError, RefusedError, open_store
 from dominolog.web.stores import Stores
+from tests.conftest import statements_of
 from tests.test_web_api import START, post
 from tests.webserver import Server
 
@@ -236,22 +237,6 @@ def test_a_matchs_writes_go_to_one_writer_thread_and_the_others_take_turns(pg_ur
     assert _texts(pg_url, "m1") == [(1, None), (2, "a")]
 
 
-def _counting(store: Any, sent: list[str]) -> Any:
-    """``store.conn`` wrapped so that every statement it executes (read or not) is listed in ``sent``."""
-    conn = store.conn
-
-    class Counting:
-        def execute(self, query: str, *args: object) -> object:
-            sent.append(query)
-            return conn.execute(query, *args)
-
-        def __getattr__(self, name: str) -> object:
-            return getattr(conn, name)
-
-    store.conn = Counting()
-    return conn
-
-
 def _read(sent: list[str]) -> list[str]:
     """The statements of ``sent`` but the append's own savepoint's (sent with the next statement read) and
     the read of the names of ``matches``' columns (once a connection)."""
@@ -274,11 +259,10 @@ def test_a_writes_checks_take_its_matchs_lock_and_its_append_neither_locks_nor_r
         sent: list[str] = []
 
         def counted(match_id: str, text: str) -> int:
-            conn = _counting(store, sent)
-            try:
-                return int(store.append(match_id, (NOTE % text).encode()).seq)
-            finally:
-                store.conn = conn
+            with statements_of(store) as these:
+                seq = int(store.append(match_id, (NOTE % text).encode()).seq)
+            sent.extend(these)
+            return seq
 
         with store.transaction():
             with store.transaction():
