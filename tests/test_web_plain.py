@@ -121,6 +121,7 @@ def test_every_append_is_answered_as_fastapis_route_alone_answers_it(
         ("POST", "/api/matches/m1/events", {**org, "Content-Type": "text/plain"}, (NOTE % "x").encode()),
         ("POST", "/api/matches/m1/events", org, b'{"type":"note","text":"\xff"}'),
         ("POST", "/api/matches/m1/events", org, b""),
+        ("POST", "/api/matches/m1/events", org, b" " * (2 << 20)),  # (413: over 1 MiB)
         ("POST", "/api/matches/m1/events", {**org, "Idempotency-Key": "k1"}, (NOTE % "keyed").encode()),
         ("POST", "/api/matches/m1/events", {**org, "Idempotency-Key": "k1"}, (NOTE % "keyed").encode()),
         ("POST", "/api/matches/m1/events", {**org, "Idempotency-Key": "k1"}, (NOTE % "other").encode()),
