@@ -60,7 +60,8 @@ class PgAccess(Access):
 
     core: PostgresStore
 
-    #: what a write is checked against, in one statement (one round trip rather than three or four)
+    #: what a write is checked against, in one statement (one round trip rather than three or four); its
+    #: last two columns the match's last event (:meth:`PostgresStore.read_for_write`)
     _WRITE_VIEW = (
         "SELECT EXISTS (SELECT 1 FROM events WHERE match_id = ?), ARRAY(SELECT event FROM private_events), "
         "(SELECT meta FROM matches WHERE id = ?), t.id, t.role, t.match_id, t.who, t.created_at, t.revoked_at, "
@@ -75,26 +76,15 @@ class PgAccess(Access):
         :meth:`~dominolog.store.appending.Appending.fold_of` that follows (one round trip less).
 
         With ``lock`` (and a token given, in a write transaction), the match's lock goes first, in the same
-        round trip (:meth:`PostgresStore.lock_before_view`): the last event read is then the one the
+        round trip (:meth:`PostgresStore.read_for_write`): the last event read is then the one the
         append in the same savepoint follows, which neither locks nor reads again (another round trip
         less). A request with no token takes no lock; one whose token turns out wrong holds it only
         until its savepoint is undone."""
         if not (self._has_access() and self._has_private()):
             return super().write_view(match_id, token, lock)
         digest = token_hash(token) if token else None
-        core = self.core
-        tried = core.lock_before_view(match_id) if lock and digest is not None and core._touched else None
-        try:
-            row = self.conn.execute(self._WRITE_VIEW, (match_id, match_id, digest, match_id)).fetchone()
-        except core._lock_errors:  # (the match's lock, sent first)
-            raise core.locked_error(match_id) from None
-        if tried is not None:
-            core.locked_by_view(match_id, tried)
-        if core._touched:
-            last = (row[10], row[11]) if row[10] is not None else (0, "")
-            core._last_seen[match_id] = last
-            if match_id in core._locked:  # (read after the lock: still the last event at the append)
-                core._locked_seen[match_id] = last
+        params = (match_id, match_id, digest, match_id)
+        row = self.core.read_for_write(match_id, self._WRITE_VIEW, params, lock and digest is not None)
         stored, private = bool(row[0]), frozenset(row[1] or ())
         found = None
         if digest is not None and row[9] is not None and hmac.compare_digest(row[9], digest):
@@ -207,11 +197,33 @@ class PostgresStore(Store):
             f"(tried for {BUSY_SECONDS:.0f} s); nothing was written"
         )
 
-    def lock_before_view(self, match_id: str) -> list[Any] | None:
-        """The match's lock (and its notification) sent with the write's checks that follow
-        (:meth:`PgAccess.write_view`), as :meth:`_lock_match` takes it: waited for when this transaction
-        holds no match's lock yet; else tried, and the list that will keep the try's answer is returned
-        for :meth:`locked_by_view` to read once the checks have been sent."""
+    def read_for_write(self, match_id: str, query: str, params: tuple[Any, ...], lock: bool = False) -> Any:
+        """The one row of ``query`` that a write to ``match_id`` is checked against, its last two columns
+        the match's last event (seq and hash, NULL for none). In a write transaction that last event is
+        kept for the :meth:`fold_of` that follows. With ``lock``, the match's lock is sent first, in the
+        same round trip, and the row is read after it is had (a statement of its own, whose snapshot
+        sees what the lock's last holder committed): the last event is then also the one the append in
+        the same savepoint follows (:attr:`_locked_seen`), which neither locks nor reads again. The lock
+        not had in time: :class:`StoreError`; a transaction holding other matches' locks only tries it:
+        :class:`Busy`."""
+        tried = self._lock_before(match_id) if lock and self._touched else None
+        try:
+            row = self.conn.execute(query, params).fetchone()
+        except self._lock_errors:  # (the match's lock, sent first)
+            raise self.locked_error(match_id) from None
+        if tried is not None:
+            self._locked_by(match_id, tried)
+        if self._touched:
+            last = (row[-2], row[-1]) if row[-2] is not None else (0, "")
+            self._last_seen[match_id] = last
+            if match_id in self._locked:  # (read after the lock: still the last event at the append)
+                self._locked_seen[match_id] = last
+        return row
+
+    def _lock_before(self, match_id: str) -> list[Any] | None:
+        """The match's lock (and its notification) sent with the statement that follows, as
+        :meth:`_lock_match` takes it: waited for when this transaction holds no match's lock yet; else
+        tried, and the list that will keep the try's answer is returned for :meth:`_locked_by`."""
         if match_id in self._locked:
             return None
         if self._locked:
@@ -223,8 +235,8 @@ class PostgresStore(Store):
         self._locked.add(match_id)
         return None
 
-    def locked_by_view(self, match_id: str, tried: list[Any]) -> None:
-        """After the checks went with a tried lock: :class:`Busy` when another transaction holds it, else
+    def _locked_by(self, match_id: str, tried: list[Any]) -> None:
+        """After the statement went with a tried lock: :class:`Busy` when another transaction holds it, else
         the match is this transaction's (its notification sent with the next statement)."""
         if not tried or not tried[0].fetchone()[0]:
             raise Busy(match_id)
