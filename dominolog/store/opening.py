@@ -23,8 +23,6 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-import sqlite_utils
-
 from dominolog.store.access import ACCESS_TABLES, added_columns
 from dominolog.store.access import TABLE_NAMES as ACCESS_NAMES
 from dominolog.store.analyses import ANALYSES
@@ -33,7 +31,7 @@ from dominolog.store.clublog import SQLITE_CLUB_LOG
 from dominolog.store.clublog import TABLE as CLUB_TABLE
 from dominolog.store.errors import DamagedStoreError, ReadOnlyError, StoreError, cannot_open, version_refusal
 from dominolog.store.rows import matches_added
-from dominolog.store.sqlite import SqliteStore
+from dominolog.store.sqlite import SqliteStore, table_names
 from dominolog.store.store import BUSY_SECONDS, Store
 from dominolog.store.target import is_url
 from dominolog.store.views import VIEW_NAMES, VIEWS
@@ -266,7 +264,7 @@ def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> SqliteStore:
         if not found:
             raise StoreError(f"{p}: an empty database, not a dominolog store")
         _check_version(p, conn)
-        return SqliteStore(p, sqlite_utils.Database(conn), read_only=True)
+        return SqliteStore(p, conn, read_only=True)
     if not objects:  # a new store (the size holds only while the file has no page yet; after, a no-op)
         conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
     start = time.monotonic()
@@ -279,15 +277,14 @@ def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> SqliteStore:
                 raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
             time.sleep(0.05)
     conn.execute("PRAGMA synchronous=FULL")
-    db = sqlite_utils.Database(conn)
-    tables = set(db.table_names())
+    tables = table_names(conn)
     if not tables:
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise StoreError(f"{p}: the database is locked by another program ({exc})") from None
         try:
-            if not set(db.table_names()):  # another process may have created it meanwhile
+            if not table_names(conn):  # another process may have created it meanwhile
                 for statement in _statements(SCHEMA):
                     conn.execute(statement)
                 conn.executemany(
@@ -302,7 +299,7 @@ def _prepare(p: Path, conn: sqlite3.Connection, read_only: bool) -> SqliteStore:
     else:  # (another program's tables were refused above, before anything was changed)
         _check_version(p, conn)
         _add_views(conn)
-    return SqliteStore(p, db)
+    return SqliteStore(p, conn)
 
 
 def _add_views(conn: sqlite3.Connection) -> None:
