@@ -34,6 +34,7 @@ from dominolog.store.analyses import Analyses
 from dominolog.store.clublog import PG_CLUB_LOG, ClubLog
 from dominolog.store.errors import ConflictError, RefusedError, StoreError
 from dominolog.store.pgconn import PgConnection
+from dominolog.store.rows import held
 from dominolog.store.store import BUSY_SECONDS, Busy, Store
 from dominolog.textsafe import shown
 
@@ -46,10 +47,9 @@ def _text(value: Any) -> Any:
     return value.replace("\x00", "\ufffd") if isinstance(value, str) and "\x00" in value else value
 
 
-def _value(value: Any) -> Any:
-    """A column of a row of ``events`` as PostgreSQL binds it: None for no value (SQLite's rows: 0)."""
-    return None if isinstance(value, int) else value
-
+#: a match's lock (transaction-level, released at COMMIT or ROLLBACK), waited for; and tried (not waited for)
+_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
+_TRY_LOCK = "SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))"
 
 #: the channel a commit that wrote to a match notifies, with the match's id (LISTEN dominolog_events)
 NOTIFY_CHANNEL = "dominolog_events"
@@ -227,19 +227,22 @@ class PostgresStore(Store):
         if match_id in self._locked:
             return None
         if self._locked:
-            return self.conn.defer_read("SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))", (match_id,))
-        self.conn.defer(
-            "SELECT pg_advisory_xact_lock(hashtextextended(?, 0)), pg_notify(?, ?)",
-            (match_id, NOTIFY_CHANNEL, match_id),
-        )
-        self._locked.add(match_id)
+            return self.conn.defer_read(_TRY_LOCK, (match_id,))
+        self._defer_lock(match_id)
         return None
+
+    def _defer_lock(self, match_id: str) -> None:
+        """The match's lock, waited for, and its notification, sent with the next statement."""
+        self.conn.defer(f"{_LOCK}, pg_notify(?, ?)", (match_id, NOTIFY_CHANNEL, match_id))
+        self._locked.add(match_id)
 
     def _locked_by(self, match_id: str, tried: list[Any]) -> None:
         """After the statement went with a tried lock: :class:`Busy` when another transaction holds it, else
         the match is this transaction's (its notification sent with the next statement)."""
         if not tried or not tried[0].fetchone()[0]:
             raise Busy(match_id)
+        # what a writer of the match stores is told, at COMMIT (dropped on ROLLBACK), to every server
+        # listening (dominolog serve's live streams, whatever process wrote)
         self.conn.defer("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, match_id))
         self._locked.add(match_id)
 
@@ -248,19 +251,12 @@ class PostgresStore(Store):
         (up to the lock timeout) unless this transaction holds others already: then :class:`Busy`."""
         if match_id in self._locked:
             return
-        key = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
-        try:
-            # what a writer of the match stores is told, at COMMIT (dropped on ROLLBACK), to every
-            # server listening (dominolog serve's live streams, whatever process wrote); with the
-            # lock, in one round trip
-            notify = "SELECT pg_notify(?, ?)"
+        try:  # (a statement waiting, sent with this one, may be a lock waited for too)
             if self._locked:
-                key = "SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))"
-                if not self.conn.execute(key, (match_id,)).fetchone()[0]:
-                    raise Busy(match_id)
-                self.conn.defer(notify, (NOTIFY_CHANNEL, match_id))  # (sent with the next statement)
-            else:
-                self.conn.execute(f"{key}, pg_notify(?, ?)", (match_id, NOTIFY_CHANNEL, match_id))
+                self._locked_by(match_id, [self.conn.execute(_TRY_LOCK, (match_id,))])
+                return
+            # the lock and its notification (told at COMMIT to every server listening), in one round trip
+            self.conn.execute(f"{_LOCK}, pg_notify(?, ?)", (match_id, NOTIFY_CHANNEL, match_id))
         except self._lock_errors:
             raise self.locked_error(match_id) from None
         self._locked.add(match_id)
@@ -272,11 +268,7 @@ class PostgresStore(Store):
         if self._locked or match_id in self._locked:
             self._lock_match(match_id)
             return
-        self.conn.defer(
-            "SELECT pg_advisory_xact_lock(hashtextextended(?, 0)), pg_notify(?, ?)",
-            (match_id, NOTIFY_CHANNEL, match_id),
-        )
-        self._locked.add(match_id)
+        self._defer_lock(match_id)
 
     def _put(self, query: str, params: tuple[Any, ...]) -> None:
         self.conn.defer(query, params)
@@ -338,8 +330,7 @@ class PostgresStore(Store):
         goes to ``raw`` too (its text is the line decoded: encoded again, the line's bytes), and the
         columns copied out of the event lose their NULs."""
         seq, kind, player, tile, text, raw, at, hash_ = row
-        player, tile, at = _value(player), _value(tile), _value(at)
-        raw = _value(raw)
+        player, tile, raw, at = held(player), held(tile), held(raw), held(at)
         if raw is None and "\x00" in text:
             raw = text.encode("utf-8")
         return (seq, _text(kind), _text(player), _text(tile), _text(text), raw, _text(at), hash_)

@@ -45,7 +45,8 @@ def _id_given(log: MatchLog) -> str | None:
 #: NULL. None of these columns holds an int otherwise (text, or ``raw``'s bytes). PostgreSQL's rows have
 #: their None back (:meth:`~dominolog.store.postgres.PostgresStore.fit_row`).
 NO_VALUE = 0
-#: the insert of a row of ``events`` into a SQLite store (the rows as :func:`row_of` makes them)
+#: the insert of a row of ``events`` into a SQLite store (an import's rows, or :func:`row_of`'s, whose None is
+#: NULL as it is)
 EVENTS_INSERT = "INSERT INTO events VALUES (?, ?, ?, NULLIF(?, 0), NULLIF(?, 0), ?, NULLIF(?, 0), NULLIF(?, 0), ?)"
 
 
@@ -53,11 +54,12 @@ def row_of(rec: Record, chain: str) -> tuple[Any, ...]:
     """The row of ``events`` for one record (without its match id), with the chain hash up to it, as the
     store holds it (None where there is no value: what its columns read back)."""
     _, seq, kind, player, tile, text, raw, at, hashed = _event_row(None, rec, chain)
-    return (seq, kind, _held(player), _held(tile), text, _held(raw), _held(at), hashed)
+    return (seq, kind, held(player), held(tile), text, held(raw), held(at), hashed)
 
 
-def _held(value: Any) -> Any:
-    """A column :data:`NO_VALUE` marks as None (the columns that may hold it hold text or bytes else)."""
+def held(value: Any) -> Any:
+    """A column of a row of ``events`` as the store holds it: None where :data:`NO_VALUE` marks no value (the
+    columns that may hold it hold text or bytes else)."""
     return None if isinstance(value, int) else value
 
 
