@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qsl
 
-from fastapi import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Match, Route
@@ -54,12 +53,14 @@ def plain_seq(query_string: bytes) -> int | _NotPlain | None:
     return value if value <= MAX_SEQ else NOT_PLAIN
 
 
+#: where :meth:`PlainAppend.matches` leaves the request's ``seq`` in its scope (read once)
+SEQ_KEY = "dominolog.seq"
+
+
 async def append_plain(request: Request) -> Response:
     """:func:`~dominolog.web.api.append_events`, its parameters read by hand."""
     match_id = taken_back(request.path_params["match_id"])
-    seq = plain_seq(request.scope.get("query_string", b""))
-    if isinstance(seq, _NotPlain):  # (PlainAppend.matches takes none of these)
-        raise HTTPException(422, "seq: not a plain number")
+    seq = request.scope[SEQ_KEY]
     return await append_to(request, await web(request), match_id, seq, request.headers.get("idempotency-key"))
 
 
@@ -72,6 +73,9 @@ class PlainAppend(Route):
 
     def matches(self, scope: Any) -> tuple[Match, Any]:
         match, child = super().matches(scope)
-        if match is not Match.FULL or isinstance(plain_seq(scope.get("query_string", b"")), _NotPlain):
+        if match is not Match.FULL:
             return Match.NONE, {}
-        return match, child
+        seq = plain_seq(scope.get("query_string", b""))
+        if isinstance(seq, _NotPlain):
+            return Match.NONE, {}
+        return match, {**child, SEQ_KEY: seq}
