@@ -77,19 +77,18 @@ def insert(path: Path, layout: str, rows: list[tuple[Any, ...]]) -> tuple[float,
     conn.execute("PRAGMA synchronous=FULL")
     for ddl in LAYOUTS[layout]:
         conn.execute(ddl)
-    from dominolog.store.rows import EVENTS_INSERT
+    from dominolog.store.rows import EVENTS_INSERT, held
 
     copied = not layout.startswith("no copied columns")
+    statement = EVENTS_INSERT
     if layout.endswith("None bound (before)"):  # (the rows as the store bound them before: None, adapted)
-        rows = [tuple(None if isinstance(v, int) and n in (3, 4, 6, 7) else v for n, v in enumerate(r)) for r in rows]
-        insert = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    else:
-        insert = EVENTS_INSERT
+        rows = [(r[0], r[1], r[2], held(r[3]), held(r[4]), r[5], held(r[6]), held(r[7]), r[8]) for r in rows]
+        statement = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
     start, cpu = time.perf_counter(), time.process_time()
     for i in range(0, len(rows), BATCH):
         conn.execute("BEGIN")
         if copied:
-            conn.executemany(insert, rows[i : i + BATCH])
+            conn.executemany(statement, rows[i : i + BATCH])
         else:
             conn.executemany(
                 "INSERT INTO events (match_id, seq, json, raw, hash) VALUES (?, ?, ?, NULLIF(?, 0), ?)",
