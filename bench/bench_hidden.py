@@ -9,7 +9,10 @@ seed: open (every tile seen) and hidden (as a table recorder sees them: ``--hide
 ``bench_verify.py --variant double-draw [--hide]``. It times two paths on each, best of ``--repeat``
 runs (wall time and CPU time of this process; on a shared machine the CPU time moves less):
 
-- **verify**: :func:`dominolog.verify.verify_paths` over the file, every report consumed;
+- **verify**: :func:`dominolog.verify.verify_paths` over the file, every report consumed, each rule left
+  open with its likelihood (what ``verify --verbose``, ``--json`` and ``--min-likelihood`` need);
+- **verify, lines**: the same without the likelihoods (what ``verify``'s default lines and ``--quiet``
+  need, and what the command then works out);
 - **every event**: the first ``--every`` matches fed record by record to a
   :class:`~dominolog.reducer.MatchReducer`, the open hand judged after each one
   (``open_findings()``), as the recorder and the store's projection do.
@@ -84,12 +87,14 @@ def main(argv: list[str] | None = None) -> int:
             )
             wall, cpu = best_of(args.repeat, lambda path=path: list(verify_paths([path])))
             rows.setdefault("verify", {})[name] = (events_in(path), wall, cpu)
+            wall, cpu = best_of(args.repeat, lambda path=path: list(verify_paths([path], likelihoods=False)))
+            rows.setdefault("verify, lines", {})[name] = (events_in(path), wall, cpu)
             wall, cpu = best_of(args.repeat, lambda path=path: every_event(path, args.every))
             rows.setdefault("every event", {})[name] = (events_in(path, args.every), wall, cpu)
-    print(f"\n  {'path':<12} {'log':<7} {'events':>7} {'wall s':>8} {'cpu s':>8} {'events/s':>9}")
+    print(f"\n  {'path':<14} {'log':<7} {'events':>7} {'wall s':>8} {'cpu s':>8} {'events/s':>9}")
     for what, by in rows.items():
         for name, (events, wall, cpu) in by.items():
-            print(f"  {what:<12} {name:<7} {events:>7,} {wall:>8.3f} {cpu:>8.3f} {events / cpu:>9,.0f}")
+            print(f"  {what:<14} {name:<7} {events:>7,} {wall:>8.3f} {cpu:>8.3f} {events / cpu:>9,.0f}")
     print()
     for what, by in rows.items():
         (he, _, hc), (oe, _, oc) = by["hidden"], by["open"]

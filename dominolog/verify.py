@@ -39,12 +39,13 @@ def batch_gc() -> Iterator[None]:
         gc.set_threshold(*old)
 
 
-def verify_paths(paths: Iterable[Path | str]) -> Iterator[MatchReport]:
+def verify_paths(paths: Iterable[Path | str], likelihoods: bool = True) -> Iterator[MatchReport]:
     """Reports for every match in the files and folders given, JSON Lines or ``.dn`` (PathError for a
-    missing path)."""
+    missing path); ``likelihoods`` False: the unverified rules without their likelihood
+    (:attr:`dominolog.reducer.MatchReducer.likelihoods`)."""
     for path in expand_paths(paths):
         for log in iter_matches_any(path):
-            yield verify_match(log)
+            yield verify_match(log, likelihoods)
 
 
 def expect_check(records: list[Record], head: str, expect: str) -> dict[str, Any]:
@@ -61,26 +62,34 @@ def expect_check(records: list[Record], head: str, expect: str) -> dict[str, Any
     return check_expect(heads, head, expect)
 
 
-def match_report(log: MatchLog, expect: str | None = None) -> tuple[MatchReport, dict[str, Any] | None]:
-    """One match checked, with its fingerprint check when ``expect`` is given (else None)."""
-    r = verify_match(log)
+def match_report(
+    log: MatchLog, expect: str | None = None, likelihoods: bool = True
+) -> tuple[MatchReport, dict[str, Any] | None]:
+    """One match checked, with its fingerprint check when ``expect`` is given (else None); ``likelihoods``
+    False: its unverified rules without their likelihood."""
+    r = verify_match(log, likelihoods)
     return r, expect_check(log.records, r.head, expect) if expect is not None else None
 
 
 def file_reports(
-    path: Path | str, expect: str | None = None, name: str | None = None, part: Part | None = None
+    path: Path | str,
+    expect: str | None = None,
+    name: str | None = None,
+    part: Part | None = None,
+    likelihoods: bool = True,
 ) -> list[tuple[MatchReport, dict[str, Any] | None]]:
     """Every match of one file checked, in the file's order (what a process of ``verify --jobs`` and a
     Dask worker of ``verify --dask`` run: one call a file, or a part of one: ``part``, from
     :func:`file_parts`). ``name``: what the reports (``source``) and a PathError call the file when
     ``path`` only says where to read it (a worker is given the absolute path; the reports name the file
-    as the command line did). The reports pickle."""
+    as the command line did). The reports pickle. ``likelihoods`` False: the unverified rules without
+    their likelihood (what ``verify`` prints without ``--verbose`` does not show it)."""
     out = []
     try:
         for log in iter_matches_any(path) if part is None else part_matches(Path(path), part):
             if name is not None:
                 log.source = name
-            out.append(match_report(log, expect))
+            out.append(match_report(log, expect, likelihoods))
     except PathError as exc:
         text = str(exc)
         if name is None or not text.startswith(str(path)):

@@ -44,12 +44,14 @@ def file_reports_all(
     jobs: int = 1,
     dask: str | None = None,
     advance: Advance = _ignore,
+    likelihoods: bool = True,
 ) -> Iterator[Checked]:
     """The report of every match of the files, in the files' order, as each is checked; ``advance`` is
     told the bytes and events of each piece done. ``jobs`` > 1: in that many processes (a big file in
-    parts); ``dask``: on that cluster (ClusterError when it cannot be used)."""
+    parts); ``dask``: on that cluster (ClusterError when it cannot be used). ``likelihoods`` False: the
+    unverified rules without their likelihood (:attr:`dominolog.reducer.MatchReducer.likelihoods`)."""
     if dask is not None:
-        yield from _dask_reports(dask, files, sizes, expect, advance)
+        yield from _dask_reports(dask, files, sizes, expect, advance, likelihoods)
         return
     tasks = file_parts(files, jobs) if jobs > 1 else []
     if len(tasks) > 1:
@@ -58,7 +60,7 @@ def file_reports_all(
         n = len(tasks)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             paths_, parts = [f for f, _ in tasks], [p for _, p in tasks]
-            done_all = pool.map(file_reports, paths_, [expect] * n, [None] * n, parts)
+            done_all = pool.map(file_reports, paths_, [expect] * n, [None] * n, parts, [likelihoods] * n)
             for (f, part), done in zip(tasks, done_all, strict=True):
                 advance(task_bytes(f, part), sum(r.events for r, _ in done))
                 yield from done
@@ -66,28 +68,31 @@ def file_reports_all(
     for f in files:
         for log in iter_matches_any(f):
             advance(sum(len(r.data) + 1 for r in log.records), len(log.records))
-            yield match_report(log, expect)
+            yield match_report(log, expect, likelihoods)
 
 
 def _dask_reports(
-    target: str, files: list[Path], sizes: list[int], expect: str | None, advance: Advance
+    target: str, files: list[Path], sizes: list[int], expect: str | None, advance: Advance, likelihoods: bool
 ) -> Iterator[Checked]:
     """The files checked on the cluster (``verify --dask``), in the files' order. A cluster that cannot
     be used (Dask not installed, no scheduler at the address, no worker) is a ClusterError."""
     from dominolog.distributed import dask_client, verify_files
 
     with dask_client(target, quiet=True) as client:
-        for size, (_, done) in zip(sizes, verify_files(client, files, expect), strict=True):
+        for size, (_, done) in zip(sizes, verify_files(client, files, expect, likelihoods=likelihoods), strict=True):
             advance(size, sum(r.events for r, _ in done))
             yield from done
 
 
-def stored_reports(store: Store, match_ids: Iterable[str], expect: str | None = None) -> Iterator[Checked]:
-    """The report of each stored match (``verify --db``), with its ``--expect-head`` check."""
+def stored_reports(
+    store: Store, match_ids: Iterable[str], expect: str | None = None, likelihoods: bool = True
+) -> Iterator[Checked]:
+    """The report of each stored match (``verify --db``), with its ``--expect-head`` check (``likelihoods``
+    False: the unverified rules without their likelihood)."""
     from dominolog.store import verify_stored
 
     for m in match_ids:
-        r = verify_stored(store, m)
+        r = verify_stored(store, m, likelihoods)
         if expect is None:
             yield r, None
         else:

@@ -92,8 +92,12 @@ def verify(
     from dominolog.verify import batch_gc, document_chunks, report_lines
 
     tally = _Tally(min_likelihood)
+    # a rule left open is given its likelihood only where it is shown or weighed: the default lines
+    # count such rules by reason, --quiet leaves them out
+    likelihoods = as_json or verbose or min_likelihood is not None
     with batch_gc():
-        checked = tally.count(_reports(paths or [], db, expect_head, bar=not quiet, jobs=jobs, dask=dask))
+        reports = _reports(paths or [], db, expect_head, bar=not quiet, jobs=jobs, dask=dask, likelihoods=likelihoods)
+        checked = tally.count(reports)
         if as_json:  # written a match at a time: no report is kept
             for chunk in document_chunks(_as_dicts(checked, min_likelihood is not None), described()):
                 typer.echo(chunk, nl=False)
@@ -165,22 +169,26 @@ def _reports(
     bar: bool = True,
     jobs: int = 1,
     dask: str | None = None,
+    likelihoods: bool = True,
 ) -> Iterator[tuple[MatchReport, dict[str, Any] | None]]:
     """The report of every match asked for, as :mod:`dominolog.verify_jobs` checks it (a progress bar on
     a terminal), with the fingerprint check of ``--expect-head``; no bar with ``bar`` False
-    (``--quiet``). A path that cannot be read, or a Dask cluster that cannot be used, is exit 2."""
+    (``--quiet``); ``likelihoods`` False: the unverified rules without their likelihood. A path that
+    cannot be read, or a Dask cluster that cannot be used, is exit 2."""
     from dominolog.log.reader import PathError
     from dominolog.verify_jobs import file_reports_all, files_and_sizes, stored_reports
 
     if db is not None:
         with store_or_fail(db, create=False) as store:
             wanted = [match_id_or_fail(store, db, m) for m in paths] if paths else store.match_ids()
-            yield from stored_reports(store, wanted, expect)
+            yield from stored_reports(store, wanted, expect, likelihoods)
         return
     try:
         files, sizes = files_and_sizes(paths)
         with LateProgress(sum(sizes), "verifying", enabled=bar) as progress:
-            checked = file_reports_all(files, sizes, expect, jobs=jobs, dask=dask, advance=progress.advance)
+            checked = file_reports_all(
+                files, sizes, expect, jobs=jobs, dask=dask, advance=progress.advance, likelihoods=likelihoods
+            )
             if dask is None:
                 yield from checked
                 return

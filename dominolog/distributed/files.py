@@ -21,7 +21,11 @@ Reports = list[tuple["MatchReport", dict[str, Any] | None]]
 
 
 def verify_files(
-    client: Client, files: Sequence[Path], expect: str | None = None, window: int | None = None
+    client: Client,
+    files: Sequence[Path],
+    expect: str | None = None,
+    window: int | None = None,
+    likelihoods: bool = True,
 ) -> Iterator[tuple[Path, Reports]]:
     """Each file with the reports of its matches (and ``--expect-head``'s check), in the files' order.
 
@@ -30,7 +34,8 @@ def verify_files(
     regular file (a pipe, ``/dev/stdin``) is read here, at its place in the order. At most ``window``
     files are on the cluster or waiting to be handed back (default: twice the workers' threads, at
     least 4): the reports of a huge archive are never all held, and the cluster stays busy while the
-    first file in the order is still being checked. A single huge file is a single task.
+    first file in the order is still being checked. A single huge file is a single task. ``likelihoods``
+    False: the unverified rules without their likelihood (:func:`dominolog.verify.file_reports`).
     """
     if window is None:
         window = max(4, 2 * sum(client.nthreads().values()))
@@ -40,7 +45,9 @@ def verify_files(
     def send() -> None:
         for path in queue:
             if path.is_file():
-                future = client.submit(file_reports, str(path.absolute()), expect, str(path), pure=False)
+                future = client.submit(
+                    file_reports, str(path.absolute()), expect, str(path), likelihoods=likelihoods, pure=False
+                )
                 pending.append((path, future))
             else:
                 pending.append((path, None))
@@ -51,7 +58,7 @@ def verify_files(
     while pending:
         path, future = pending.popleft()
         send()  # the window stays full while the first file in the order is awaited
-        yield path, file_reports(path, expect) if future is None else _result(future, path)
+        yield path, file_reports(path, expect, likelihoods=likelihoods) if future is None else _result(future, path)
 
 
 def _result(future: Future, path: Path) -> Reports:

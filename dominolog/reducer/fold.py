@@ -99,9 +99,14 @@ class Mark:
 class MatchReducer(HandLifecycle):
     """Folds the records of one match. Feed records in order, then call :meth:`report`."""
 
-    def __init__(self, source: str = "<log>", line: int = 1) -> None:
+    def __init__(self, source: str = "<log>", line: int = 1, likelihoods: bool = True) -> None:
         self.source = source
         self.line = line
+        #: whether a rule left open at a hand's end is given its likelihood (the share of the worlds in
+        #: which it is broken, in its message and ``likelihood``). False for a fold whose unverified
+        #: rules are only counted (``verify`` without ``--verbose``, ``--json`` or ``--min-likelihood``;
+        #: ``import``): no verdict, count, reason or figure changes, only that figure is not worked out
+        self.likelihoods = likelihoods
         self.state: MatchState | None = None
         self.variant: Variant | None = None
         self.findings = Findings()
@@ -445,9 +450,10 @@ class MatchReducer(HandLifecycle):
         )
 
 
-def reduce_match(log: MatchLog, upto_seq: int | None = None) -> MatchReducer:
-    """Fold one match (up to and including ``upto_seq``) and return the reducer."""
-    reducer = MatchReducer(log.source, log.line)
+def reduce_match(log: MatchLog, upto_seq: int | None = None, likelihoods: bool = True) -> MatchReducer:
+    """Fold one match (up to and including ``upto_seq``) and return the reducer (``likelihoods``: see
+    :attr:`MatchReducer.likelihoods`)."""
+    reducer = MatchReducer(log.source, log.line, likelihoods)
     reducer.orphan = log.orphan
     for rec in log.records:
         if upto_seq is not None and rec.seq > upto_seq:
@@ -456,5 +462,7 @@ def reduce_match(log: MatchLog, upto_seq: int | None = None) -> MatchReducer:
     return reducer
 
 
-def verify_match(log: MatchLog) -> MatchReport:
-    return reduce_match(log).report()
+def verify_match(log: MatchLog, likelihoods: bool = True) -> MatchReport:
+    """The report of one match (``likelihoods`` False: its unverified rules without their likelihood,
+    :attr:`MatchReducer.likelihoods`)."""
+    return reduce_match(log, likelihoods=likelihoods).report()

@@ -38,6 +38,8 @@ class HiddenJudging:
     listener: FoldListener | None
     #: the results the rules give over the ways to fill a hand's hidden tiles, while its end is judged
     outcomes: list[HandResult] | None
+    #: whether a rule left open at a hand's end is given its likelihood (``MatchReducer.likelihoods``)
+    likelihoods: bool
     events: int
     chain: HashChain
     #: the open hand judged on its facts so far, for the records fed: ((events, head), the judgment)
@@ -107,7 +109,11 @@ class HiddenJudging:
                 continue
             verdict, tiles = decision
             if verdict is None:
-                likely = None if still_open else likelihood(model, check.player, check.seq, check.judge)
+                likely = (
+                    None
+                    if still_open or not self.likelihoods
+                    else likelihood(model, check.player, check.seq, check.judge)
+                )
                 if still_open:
                     why = "the hand is not over: its facts so far leave it open"
                 elif not hand.holdings[check.player].unknown:

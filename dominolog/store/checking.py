@@ -17,13 +17,15 @@ from dominolog.store.store import Store
 from dominolog.textsafe import shown
 
 
-def verify_stored(store: Store, match_id: str) -> MatchReport:
+def verify_stored(store: Store, match_id: str, likelihoods: bool = True) -> MatchReport:
     """Verify a stored match as ``verify`` does a file, and check what the store holds against it:
     every row against its chain hash, the columns copied out of each event, the match's head and
     the projections (``matches``, ``hands``) against a fresh fold of the events. A match stored with
     more events than a match may hold (:data:`~dominolog.log.reader.MAX_MATCH_EVENTS`) is read as the
-    file reader reads its export: the events past the limit are one ``malformed`` event, not read."""
-    reducer = MatchReducer(f"{store.path}#{match_id}", 1)
+    file reader reads its export: the events past the limit are one ``malformed`` event, not read.
+    ``likelihoods`` False: the unverified rules without their likelihood (the projections keep only
+    how many there are)."""
+    reducer = MatchReducer(f"{store.path}#{match_id}", 1, likelihoods)
     prev = ""
     found: list[Issue] = []
     limit = reader.MAX_MATCH_EVENTS

@@ -156,7 +156,7 @@ def prepare_import(log: MatchLog) -> Prepared:
     first = log.records[0].obj if log.records and not log.records[0].raw_only else None
     given = first.get("id") if first else None
     early = _id_given(log)  # the id of its match_start (else one made from the head, once known)
-    reducer = MatchReducer(log.source, log.line)
+    reducer = MatchReducer(log.source, log.line, likelihoods=False)  # the projections count unverified rules
     feed, row = reducer.feed, _event_row
     rows: list[tuple[Any, ...]] = []
     add = rows.append
