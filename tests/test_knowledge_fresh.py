@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from dominolog.audit.soundness import log_of
 from dominolog.knowledge import Before, HandModel, hand_model
 from dominolog.knowledge.facts import Skeleton
-from dominolog.knowledge.model import perfect_matching
+from dominolog.knowledge.model import allowed_edges, perfect_matching
 from dominolog.log.hashchain import add_hashes
 from dominolog.log.reader import MatchLog
 from dominolog.reducer import MatchReducer
@@ -305,3 +305,26 @@ def test_the_skeleton_taken_over_from_the_last_model_as_built_from_nothing(
         previous = model
     if variant == "double-draw" and not viewer:
         assert same > 0 and drawn > 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), n=st.integers(1, 10), density=st.floats(0.0, 1.0))
+def test_allowed_edges_are_exactly_those_of_some_perfect_matching(data: Any, n: int, density: float) -> None:
+    """``allowed_edges`` (each tile's slots in some world, found by strongly connected components over
+    bit sets) against the plain definition, on bipartite graphs hypothesis draws: a hidden permutation
+    keeps a perfect matching, the other edges come at the drawn density (so components of every size,
+    from one tile alone to all of them, and tiles with one slot)."""
+    tiles = list(DOUBLE_SIX[:n])
+    perm = data.draw(st.permutations(range(n)))
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    edges = {t: sorted({perm[k], *(i for i in range(n) if rng.random() < density)}) for k, t in enumerate(tiles)}
+    match = perfect_matching(tiles, n, edges)
+    assert match is not None
+    allowed = allowed_edges(tiles, n, edges, match)
+    for t in tiles:
+        pinned = {
+            i
+            for i in edges[t]
+            if perfect_matching(tiles, n, {**{u: [j for j in edges[u] if j != i] for u in tiles}, t: [i]}) is not None
+        }
+        assert allowed[t] == pinned, (t, edges, match)

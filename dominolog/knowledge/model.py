@@ -450,25 +450,52 @@ def allowed_edges(
     cycle: ``t`` takes slot ``i``, the tile ``i`` held takes another of its slots, and so on until a
     tile takes ``t``'s slot (the strongly connected components of the alternating graph, with each
     slot folded into the tile that holds it). On the tiles alone: ``u -> v`` when ``u`` can take
-    ``v``'s slot; ``(t, i)`` is allowed when the tile holding ``i`` leads back to ``t``. With at
-    most 28 tiles, who leads to whom is one bit set per tile, closed transitively (Warshall's
-    algorithm on the bit sets)."""
+    ``v``'s slot; ``(t, i)`` is allowed when ``t`` and the tile holding ``i`` are in one strongly
+    connected component. With at most 28 tiles each tile's successors and predecessors are one bit
+    set, and each component is what a tile reaches and is reached from (two searches over the bit
+    sets, the second within the first's reach, on the tiles no component has taken yet): a hand's
+    tiles fall in a few large components (each player's, the boneyard's), so a few searches find
+    them all."""
+    n = len(tiles)
     holder = [0] * n_slots
     for k, t in enumerate(tiles):  # each slot's tile by its place in ``tiles`` (no dict of places)
         holder[match[t]] = k
-    reach = []
+    succ = [0] * n
+    pred = [0] * n
     for k, t in enumerate(tiles):
-        bits = 1 << k
+        bits, me = 0, 1 << k
         for i in edges[t]:
-            bits |= 1 << holder[i]
-        reach.append(bits)
-    for k in range(len(tiles)):
-        bit, via = 1 << k, reach[k]
-        for j in range(len(reach)):  # in place: no list a step
-            if reach[j] & bit:
-                reach[j] |= via
+            h = holder[i]
+            bits |= 1 << h
+            pred[h] |= me
+        succ[k] = bits
+    part = [0] * n  # each tile's component, as a bit set of tiles
+    left = (1 << n) - 1
+    while left:
+        low = left & -left
+        ahead = _reach(low, succ, left)
+        mine = _reach(low, pred, ahead)
+        rest = mine
+        while rest:
+            bit = rest & -rest
+            part[bit.bit_length() - 1] = mine
+            rest ^= bit
+        left &= ~mine
     out: dict[Tile, frozenset[int]] = {}
     for k, t in enumerate(tiles):
-        mine, bit = match[t], 1 << k
-        out[t] = frozenset([i for i in edges[t] if i == mine or reach[holder[i]] & bit])
+        mine = part[k]
+        out[t] = frozenset([i for i in edges[t] if mine >> holder[i] & 1])
     return out
+
+
+def _reach(start: int, step: list[int], within: int) -> int:
+    """The tiles of ``within`` reached from the tile ``start`` (a bit) by the arcs ``step`` (each tile's
+    next tiles, a bit set), ``start`` included: a search over bit sets."""
+    seen = todo = start
+    while todo:
+        bit = todo & -todo
+        todo ^= bit
+        new = step[bit.bit_length() - 1] & within & ~seen
+        seen |= new
+        todo |= new
+    return seen
