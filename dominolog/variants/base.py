@@ -120,6 +120,9 @@ class Variant:
             self.options[key] = value
         #: the options the match_start gives; the others are the rulebook's defaults
         self.given_options = frozenset(options or ())
+        #: the rulings of a rule that hidden tiles leave open (:meth:`check_hand`), by its code: asked of
+        #: :mod:`~dominolog.variants.rulings` once a match, not at every draw of a hidden hand
+        self._open_rulings: dict[str, tuple[str, ...]] = {}
         self.check_options()
 
     def check_options(self) -> None:
@@ -280,7 +283,10 @@ class Variant:
             rules = renege(self.name, tiles) if code == "renege" else ids(MUST_DRAW, self.name)
             ctx.violation(code, f"{message} ({detail})", rules, tiles if code == "renege" else (), (player,))
         elif verdict is None:
-            rules = renege(self.name) if code == "renege" else ids(MUST_DRAW, self.name)
+            found = self._open_rulings.get(code)
+            if found is None:
+                found = self._open_rulings[code] = renege(self.name) if code == "renege" else ids(MUST_DRAW, self.name)
+            rules = found
             check = PendingCheck(ctx.seq, player, h.count, known, possible, judge, message, action, rules)
             ctx.unverified(
                 code, f"{action}; {player}'s hand is hidden, so this cannot be checked yet", check, rules, (player,)
