@@ -285,10 +285,17 @@ class HandState:
         """Infer hidden tiles: when a single holder has unknown tiles, they are exactly the unaccounted ones."""
         if not self.unaccounted:  # (an open hand: nothing is hidden, nothing to infer)
             return
-        holders = [h for h in (*self.holdings.values(), self.boneyard) if h.unknown]
-        if len(holders) == 1 and holders[0].unknown == len(self.unaccounted):
-            holders[0].known |= self.unaccounted
-            holders[0].unknown = 0
+        # the one holder with unknown tiles, if only one has any (asked after every turn of a hidden
+        # hand: no list of holders made)
+        one = self.boneyard if self.boneyard.unknown else None
+        for h in self.holdings.values():
+            if h.unknown:
+                if one is not None:
+                    return
+                one = h
+        if one is not None and one.unknown == len(self.unaccounted):
+            one.known |= self.unaccounted
+            one.unknown = 0
             self.unaccounted = set()
 
     def conserved(self) -> bool:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dominolog.tiles import DOUBLE_SIX, Tile
-from dominolog.variants.judges import judge_fit, judge_not, judge_pair
+from dominolog.variants.judges import _pair_judged, _pair_nothing_known, judge_fit, judge_not, judge_pair
 
 tiles = st.lists(st.sampled_from(DOUBLE_SIX), min_size=0, max_size=9, unique=True)
 values = st.integers(min_value=0, max_value=6)
@@ -51,3 +51,21 @@ def test_judge_fit_is_exact(data: st.DataObject, ends: list[int]) -> None:
 
     verdict, _, _ = judge_fit(tuple(ends))(sure, upper, n)
     assert verdict == brute(has, sure, upper, n)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    upper=st.frozensets(st.sampled_from(DOUBLE_SIX), max_size=28),
+    extra=st.integers(min_value=-2, max_value=2),
+    left=values,
+    right=values,
+)
+def test_judge_pair_of_a_hand_nothing_known_of_as_the_general_judge(
+    upper: frozenset[Tile], extra: int, left: int, right: int
+) -> None:
+    """The pair rule of a hand none of whose tiles is known (a draw of a hidden hand) is judged from
+    counts of the tiles that fit: the same verdict, words and tiles as the general judge gives."""
+    n = max(0, len(upper) // 2 + extra)
+    ml, mr = 1 << left, 1 << right
+    assert _pair_nothing_known(ml, mr, upper, n) == _pair_judged(ml, mr, frozenset(), upper, n)
+    assert judge_pair(left, right)(frozenset(), upper, n) == _pair_judged(ml, mr, frozenset(), upper, n)

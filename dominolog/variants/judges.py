@@ -211,42 +211,79 @@ def _pair_bounds(left: int, right: int) -> Judge:
     ml, mr = 1 << left, 1 << right
 
     def judge(sure: frozenset[Tile], upper: frozenset[Tile], n: int) -> tuple[bool | None, str, tuple[Tile, ...]]:
-        sl = {t for t in sure if t.mask & ml and t in upper}
-        sr = {t for t in sure if t.mask & mr and t in upper}
-        if _distinct_pair(sl, sr):
-            x, y = _a_pair(sl, sr)
-            return True, f"{x} on the left and {y} on the right", (x, y)
-        room = n - len(sure)
-        if room <= 0:  # (an open hand, the common case: no room for a tile that would make a pair)
-            return False, "no pair play", ()
-        fl = {t for t in upper if t.mask & ml}
-        fr = {t for t in upper if t.mask & mr}
-        # Can the hand hold a pair at all? The fewest tiles to add for one:
-        if _distinct_pair(sl, fr - sure) or _distinct_pair(fl - sure, sr):
-            need = 1
-        elif _distinct_pair(fl - sure, fr - sure):
-            need = 2
-        else:
-            need = n + 3  # no pair at all: more than any room
-        if need > room:
-            return False, "no pair play", ()
-        # Can it avoid one? Either no tile for one end, or one tile that is the only fit for both.
-        free = upper - sure
-        avoid = False
-        if (not fl & sure and len(free - fl) >= room) or (not fr & sure and len(free - fr) >= room):
-            avoid = True
-        else:
-            others = free - fl - fr
-            for z in fl & fr:
-                if (sure & (fl | fr)) - {z}:
-                    continue
-                if (z in sure and len(others) >= room) or (z not in sure and len(others) >= room - 1 >= 0):
-                    avoid = True
-        if not avoid:
-            return True, f"the hand must hold a pair play among {names(fl | fr, 6)}", named(fl | fr, 6)
-        return None, "", ()
+        if not sure:  # a hand of which nothing is known (a draw of a hidden hand): counts, no sets
+            return _pair_nothing_known(ml, mr, upper, n)
+        return _pair_judged(ml, mr, sure, upper, n)
 
     return judge
+
+
+def _pair_judged(
+    ml: int, mr: int, sure: frozenset[Tile], upper: frozenset[Tile], n: int
+) -> tuple[bool | None, str, tuple[Tile, ...]]:
+    """Double Draw's pair rule judged from the bounds (the numbers of the ends as masks ``ml``, ``mr``)."""
+    sl = {t for t in sure if t.mask & ml and t in upper}
+    sr = {t for t in sure if t.mask & mr and t in upper}
+    if _distinct_pair(sl, sr):
+        x, y = _a_pair(sl, sr)
+        return True, f"{x} on the left and {y} on the right", (x, y)
+    room = n - len(sure)
+    if room <= 0:  # (an open hand, the common case: no room for a tile that would make a pair)
+        return False, "no pair play", ()
+    fl = {t for t in upper if t.mask & ml}
+    fr = {t for t in upper if t.mask & mr}
+    # Can the hand hold a pair at all? The fewest tiles to add for one:
+    if _distinct_pair(sl, fr - sure) or _distinct_pair(fl - sure, sr):
+        need = 1
+    elif _distinct_pair(fl - sure, fr - sure):
+        need = 2
+    else:
+        need = n + 3  # no pair at all: more than any room
+    if need > room:
+        return False, "no pair play", ()
+    # Can it avoid one? Either no tile for one end, or one tile that is the only fit for both.
+    free = upper - sure
+    avoid = False
+    if (not fl & sure and len(free - fl) >= room) or (not fr & sure and len(free - fr) >= room):
+        avoid = True
+    else:
+        others = free - fl - fr
+        for z in fl & fr:
+            if (sure & (fl | fr)) - {z}:
+                continue
+            if (z in sure and len(others) >= room) or (z not in sure and len(others) >= room - 1 >= 0):
+                avoid = True
+    if not avoid:
+        return True, f"the hand must hold a pair play among {names(fl | fr, 6)}", named(fl | fr, 6)
+    return None, "", ()
+
+
+def _pair_nothing_known(ml: int, mr: int, upper: frozenset[Tile], n: int) -> tuple[bool | None, str, tuple[Tile, ...]]:
+    """:func:`_pair_judged` of a hand none of whose tiles is known (``sure`` empty), from how many of the
+    tiles it may hold fit the left, the right and both (``tests/test_judges.py`` holds the two to the
+    same answers and words): no pair without a tile for each end, one tile being the only fit for both;
+    none in a hand of fewer than two; avoidable with room enough outside one end's tiles, or outside
+    both ends' but for one tile that fits both."""
+    if n <= 0:
+        return False, "no pair play", ()
+    fit_left = fit_right = fit_both = 0
+    for t in upper:
+        m = t.mask
+        if m & ml:
+            fit_left += 1
+            if m & mr:
+                fit_both += 1
+        if m & mr:
+            fit_right += 1
+    if not fit_left or not fit_right or (fit_left == 1 and fit_right == 1 and fit_both == 1) or n < 2:
+        return False, "no pair play", ()
+    free = len(upper)
+    if free - fit_left >= n or free - fit_right >= n:
+        return None, "", ()
+    if fit_both and free - fit_left - fit_right + fit_both >= n - 1:
+        return None, "", ()
+    fits = {t for t in upper if t.mask & (ml | mr)}
+    return True, f"the hand must hold a pair play among {names(fits, 6)}", named(fits, 6)
 
 
 class Opposite:
