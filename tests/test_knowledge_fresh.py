@@ -24,6 +24,7 @@ from dominolog.reducer import MatchReducer
 from dominolog.reducer.verdicts import decide_check, decide_checks
 from dominolog.simulate import hide_match, simulate_match
 from dominolog.tiles import DOUBLE_SIX, Tile
+from dominolog.variants.judges import HoldsOne, HoldsPair, judge_fit, judge_pair
 
 CONFIGS: list[tuple[str, tuple[str, ...], dict[str, Any] | None]] = [
     ("ghost13", ("Ana", "Ben"), None),
@@ -328,3 +329,65 @@ def test_allowed_edges_are_exactly_those_of_some_perfect_matching(data: Any, n: 
             if perfect_matching(tiles, n, {**{u: [j for j in edges[u] if j != i] for u in tiles}, t: [i]}) is not None
         }
         assert allowed[t] == pinned, (t, edges, match)
+
+
+def plain_pair_decision(rule: HoldsPair, hand: Before) -> tuple[bool | None, frozenset[Tile]]:
+    """Double Draw's pair rule decided from the tile-set questions (each held to a fresh solve by
+    :func:`check_model`), as the rule was written before it asked bit sets."""
+    held = hand.in_some_world()
+    left, right = set(held & rule.left), set(held & rule.right)
+    some = bool(left) and bool(right) and not (len(left) == 1 and left == right)
+    if not some:
+        rights = sorted(hand.possible(rule.right))
+        some = any(y is not x and hand.together(x, y) for x in sorted(hand.possible(rule.left)) for y in rights)
+    if not some:
+        return False, frozenset()
+    both = rule.left | rule.right
+    lack = (
+        hand.avoidable(rule.left)
+        or hand.avoidable(rule.right)
+        or any(hand.avoidable_but(both, z) for z in rule.left & rule.right)
+    )
+    if lack:
+        return None, hand.possible(both)
+    return True, hand.certain(both) or rule._has_pair(hand)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6), viewer=st.booleans(), players=st.sampled_from([("Ana", "Ben"), ("Ana", "Ben", "Cleo")])
+)
+def test_the_rules_asking_bit_sets_decide_as_the_tile_set_questions(
+    seed: int, viewer: bool, players: tuple[str, ...]
+) -> None:
+    """Every pair rule (each pair of ends) and fit rule, for every player at every event of slipped
+    hidden Double Draw matches: decided through the bit-set questions as through the tile-set ones."""
+    log, _ = slipped_log(("double-draw", players, None), seed, viewer)
+    reducer = MatchReducer("<slips>")
+    asked = 0
+    for rec in log.records:
+        reducer.feed(rec)
+        hand = reducer.hand
+        if hand is None or not hand.hidden or reducer.history.deal is None:
+            continue
+        model = hand_model(reducer._hand_start(), hand)
+        for p in players:
+            before = Before(model, p, rec.seq + 1)
+            for left, right in ((a, b) for a in range(7) for b in range(a, 7)):
+                rule = judge_pair(left, right)
+                assert isinstance(rule, HoldsPair)
+                assert rule.decide(before) == plain_pair_decision(rule, before), (rec.seq, p, left, right)
+                asked += 1
+            for ends in ((), (3,), (2, 5)):
+                fit = judge_fit(ends)
+                assert isinstance(fit, HoldsOne)
+                could = before.possible(fit.tiles)
+                plain = (
+                    (False, frozenset())
+                    if not could
+                    else (None, could)
+                    if before.avoidable(fit.tiles)
+                    else (True, before.certain(fit.tiles) or could)
+                )
+                assert fit.decide(before) == plain
+    assert asked > 0

@@ -33,7 +33,7 @@ from typing import Any
 
 from dominolog.frozen import by_fields
 from dominolog.tiles import Tile
-from dominolog.variants.judges import HandQuestion
+from dominolog.variants.judges import HandQuestion, bits_of, tiles_of
 
 #: the seq of "never": a tile never played leaves no hand before the end
 NEVER = 1 << 60
@@ -100,6 +100,8 @@ class HandModel:
         self._allowed_bits: dict[Tile, int] | None = None
         #: each holder's entries and the slots entered before each, as bit sets (:meth:`entered_bits`)
         self._prefix: dict[str | None, tuple[list[int], list[int]]] | None = None
+        #: :meth:`by_index`, once worked out
+        self._by_index: tuple[list[int], list[int], list[int]] | None = None
         self.graph: object
         if (
             previous is not None
@@ -243,6 +245,23 @@ class HandModel:
             self._allowed_bits = found
         return found
 
+    def by_index(self) -> tuple[list[int], list[int], list[int]]:
+        """By tile index (0-27, :attr:`~dominolog.tiles.Tile.index`): the slots each tile takes in some
+        world, as a bit set (0: a tile not in the model, on the table); the seq it left its hand (0 for a
+        tile not in the model, so that it is in no hand); and its slot in the world at hand (-1: none).
+        Worked out once a model: the questions of :class:`Before` on bit sets of tiles read them."""
+        found = self._by_index
+        if found is None:
+            allowed, exit, world = [0] * 28, [0] * 28, [-1] * 28
+            for t, bits in self.allowed_bits().items():
+                allowed[t.index] = bits
+            for t, e in self.exit.items():
+                exit[t.index] = e
+            for t, i in (self.world or {}).items():
+                world[t.index] = i
+            found = self._by_index = (allowed, exit, world)
+        return found
+
     # -- knowledge --------------------------------------------------------
     def in_hand(self, tile: Tile, slot: Slot, player: str, seq: int) -> bool:
         """In the world that puts ``tile`` in ``slot``, is it in ``player``'s hand after event ``seq``?"""
@@ -293,6 +312,8 @@ class Before(HandQuestion):
         self._entered: frozenset[int] | None = None
         #: :meth:`entered` as a bit set, -1 until worked out
         self._bits = -1
+        #: :meth:`in_some_world_bits`, -1 until worked out
+        self._held = -1
 
     def entered(self) -> frozenset[int]:
         """The slots of the player's hand entered before ``seq``: a tile in one of them is in the hand
@@ -309,37 +330,89 @@ class Before(HandQuestion):
             self._bits = self.model.entered_bits(self.player, self.seq)
         return self._bits
 
-    def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
-        """The tiles of ``tiles`` the hand holds in some world: a tile not yet played by ``seq`` with
-        some slot of the worlds among those :meth:`entered`."""
+    def possible_bits(self, tiles: int) -> int:
+        """The tiles of ``tiles`` (a bit set of tile indexes) the hand holds in some world: a tile not yet
+        played by ``seq`` with some slot of the worlds among those :meth:`entered`."""
+        allowed, exit, _ = self.model.by_index()
+        seq, entered = self.seq, self.entered_bits()
+        out = 0
+        while tiles:
+            bit = tiles & -tiles
+            tiles ^= bit
+            k = bit.bit_length() - 1
+            if allowed[k] & entered and seq < exit[k]:
+                out |= bit
+        return out
+
+    def certain_bits(self, tiles: int) -> int:
+        """The tiles of ``tiles`` (a bit set) the hand holds in every world: a tile not yet played by
+        ``seq`` whose every slot of the worlds is among those :meth:`entered`."""
+        allowed, exit, _ = self.model.by_index()
+        seq, outside = self.seq, ~self.entered_bits()
+        out = 0
+        while tiles:
+            bit = tiles & -tiles
+            tiles ^= bit
+            k = bit.bit_length() - 1
+            slots = allowed[k]
+            if slots and not slots & outside and seq < exit[k]:
+                out |= bit
+        return out
+
+    def in_some_world_bits(self) -> int:
+        """The tiles the hand holds in the world at hand (:attr:`HandModel.world`), as a bit set (0 when
+        there is no world): worked out once, the world questions below ask it first."""
+        if self._held < 0:
+            held = 0
+            if self.model.world is not None:
+                _, exit, world = self.model.by_index()
+                seq, entered = self.seq, self.entered_bits()
+                for k in range(28):
+                    i = world[k]
+                    if i >= 0 and entered >> i & 1 and seq < exit[k]:
+                        held |= 1 << k
+            self._held = held
+        return self._held
+
+    def avoidable_bits(self, tiles: int) -> bool:
+        """Whether some world has none of ``tiles`` (a bit set) in the hand: at once when the world at
+        hand has none of them, else by moving those it has (:meth:`HandModel.has_world_with`)."""
+        if self.model.world is None:
+            return False
+        if not self.in_some_world_bits() & tiles:
+            return True
+        return self.model.has_world_with(self._outside(tiles_of(tiles)))
+
+    def together_bits(self, tiles: int) -> bool:
+        """Whether some world has all of ``tiles`` (a bit set) in the hand (a tile not in the model is not
+        asked about): at once when the world at hand has them all."""
+        if self.model.world is None:
+            return False
+        if self.in_some_world_bits() & tiles == tiles:
+            return True
         m, seq, entered = self.model, self.seq, self.entered_bits()
-        allowed, exit = m.allowed_bits(), m.exit
-        out = set()
-        for t in tiles:
-            bits = allowed.get(t, 0)
-            if bits & entered and seq < exit[t]:
-                out.add(t)
-        return frozenset(out)
+        inside = {
+            t: [i for i in m.edges[t] if entered >> i & 1] if seq < m.exit[t] else []
+            for t in tiles_of(tiles)
+            if t in m.edges
+        }
+        return m.has_world_with(inside)
+
+    def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
+        """:meth:`possible_bits` of tiles."""
+        return tiles_of(self.possible_bits(bits_of(tiles)))
 
     def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
-        """The tiles of ``tiles`` the hand holds in every world: a tile not yet played by ``seq``
-        whose every slot of the worlds is among those :meth:`entered`."""
-        m, seq, entered = self.model, self.seq, self.entered_bits()
-        allowed, exit = m.allowed_bits(), m.exit
-        out = set()
-        for t in tiles:
-            bits = allowed.get(t, 0)
-            if bits and not bits & ~entered and seq < exit[t]:
-                out.add(t)
-        return frozenset(out)
+        """:meth:`certain_bits` of tiles."""
+        return tiles_of(self.certain_bits(bits_of(tiles)))
 
     def avoidable(self, tiles: Iterable[Tile]) -> bool:
         """Whether some world has none of ``tiles`` in the hand."""
-        return self.model.has_world_with(self._outside(frozenset(tiles)))
+        return self.avoidable_bits(bits_of(tiles))
 
     def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool:
         """Whether some world has none of ``tiles`` in the hand except perhaps ``keep``."""
-        return self.model.has_world_with(self._outside(frozenset(tiles) - {keep}))
+        return self.avoidable_bits(bits_of(tiles) & ~(1 << keep.index))
 
     def _outside(self, tiles: frozenset[Tile]) -> dict[Tile, list[int]]:
         """The slots that leave each of ``tiles`` out of the hand just before ``seq`` (those not
@@ -363,19 +436,11 @@ class Before(HandQuestion):
     def in_some_world(self) -> frozenset[Tile]:
         """The tiles the hand holds in some world the log allows, any (empty when there is none):
         the world at hand (:attr:`HandModel.world`), for a question whose answer does not show it."""
-        m = self.model
-        if m.world is None:
-            return frozenset()
-        seq, entered, exit = self.seq, self.entered_bits(), m.exit
-        return frozenset(t for t, i in m.world.items() if entered >> i & 1 and seq < exit[t])
+        return tiles_of(self.in_some_world_bits())
 
     def together(self, *tiles: Tile) -> bool:
         """Whether some world has all of ``tiles`` in the hand."""
-        m, seq, entered = self.model, self.seq, self.entered_bits()
-        inside = {
-            t: [i for i in m.edges[t] if entered >> i & 1] if seq < m.exit[t] else [] for t in tiles if t in m.edges
-        }
-        return m.has_world_with(inside)
+        return self.together_bits(bits_of(tiles))
 
 
 def by_entry(slots: list[Slot]) -> dict[str | None, tuple[list[int], list[int]]]:

@@ -19,6 +19,24 @@ from dominolog.state import Holding, Judge
 from dominolog.tiles import DOUBLE_SIX, Tile
 
 
+def bits_of(tiles: Iterable[Tile]) -> int:
+    """Tiles as a bit set (tile ``t`` is bit ``t.index``)."""
+    bits = 0
+    for t in tiles:
+        bits |= 1 << t.index
+    return bits
+
+
+def tiles_of(bits: int) -> frozenset[Tile]:
+    """The tiles of a bit set (:func:`bits_of`)."""
+    out = []
+    while bits:
+        bit = bits & -bits
+        bits ^= bit
+        out.append(DOUBLE_SIX[bit.bit_length() - 1])
+    return frozenset(out)
+
+
 def names(tiles: Iterable[Tile], limit: int = 4) -> str:
     ts = sorted(tiles)
     text = ", ".join(map(str, ts[:limit]))
@@ -88,10 +106,11 @@ class HoldsOne(HoldingRule):
     """The rule "the hand holds one of ``tiles``" (a legal play), as a bounds judge and as a question
     to the worlds of a hand's log (:meth:`decide`: broken when every world holds one of the tiles)."""
 
-    __slots__ = ("_judge", "tiles", "verb")
+    __slots__ = ("_bits", "_judge", "tiles", "verb")
 
     def __init__(self, tiles: frozenset[Tile], verb: str, verbs: str, none: str) -> None:
         self.tiles = tiles
+        self._bits = bits_of(tiles)
         self.verb = verb
         self._judge = _judge_holding(lambda upper: set(upper & tiles), verb, verbs, none)
 
@@ -101,15 +120,15 @@ class HoldsOne(HoldingRule):
         return self._judge(sure, upper, n)
 
     def broken_somewhere(self, hand: HandQuestion) -> bool:
-        return bool(hand.possible(self.tiles))
+        return hand.possible_bits(self._bits) != 0
 
     def kept_somewhere(self, hand: HandQuestion) -> bool:
-        return hand.avoidable(self.tiles)
+        return hand.avoidable_bits(self._bits)
 
     def shown(self, hand: HandQuestion, verdict: bool | None) -> frozenset[Tile]:
         """The tiles the hand may hold; broken in every world, those it surely holds when there are."""
-        could = hand.possible(self.tiles)
-        return (hand.certain(self.tiles) or could) if verdict else could
+        could = hand.possible_bits(self._bits)
+        return tiles_of((hand.certain_bits(self._bits) or could) if verdict else could)
 
 
 @cache
@@ -134,6 +153,11 @@ def open_without_any(h: Holding, judge: Any) -> bool:
     return isinstance(judge, HoldsOne) and not h.unknown and h.known.isdisjoint(judge.tiles)
 
 
+def _distinct_bits(a: int, b: int) -> bool:
+    """:func:`_distinct_pair` of bit sets of tiles."""
+    return a != 0 and b != 0 and not (a == b and not a & (a - 1))
+
+
 def _distinct_pair(a: set[Tile], b: set[Tile]) -> bool:
     """Whether some x in ``a`` and some other tile y in ``b`` exist."""
     return bool(a) and bool(b) and not (len(a) == 1 and a == b)
@@ -147,12 +171,16 @@ def _a_pair(a: set[Tile], b: set[Tile]) -> tuple[Tile, Tile]:
 class HoldsPair(HoldingRule):
     """Double Draw's rule "the hand holds two tiles, one fitting ``left`` and another ``right``"."""
 
-    __slots__ = ("_judge", "left", "right")
+    __slots__ = ("_both", "_common", "_judge", "_left", "_right", "left", "right")
 
     def __init__(self, left: int, right: int) -> None:
         self.left = frozenset(t for t in DOUBLE_SIX if t.has(left))
         self.right = frozenset(t for t in DOUBLE_SIX if t.has(right))
         self._judge = _pair_bounds(left, right)
+        # the same as bit sets of tiles (:func:`bits_of`), and the tiles that fit both ends, in order
+        self._left, self._right = bits_of(self.left), bits_of(self.right)
+        self._both = self._left | self._right
+        self._common = [t.index for t in sorted(self.left & self.right)]
 
     def __call__(
         self, sure: frozenset[Tile], upper: frozenset[Tile], n: int
@@ -160,12 +188,23 @@ class HoldsPair(HoldingRule):
         return self._judge(sure, upper, n)
 
     def _some_pair(self, hand: HandQuestion) -> bool:
-        """Whether some world holds a pair play: asked first of the world at hand, whichever it is."""
-        held = hand.in_some_world()
-        if _distinct_pair(set(held & self.left), set(held & self.right)):
+        """Whether some world holds a pair play: asked first of the world at hand, whichever it is; then
+        of each pair the hand may hold, in tile order."""
+        held = hand.in_some_world_bits()
+        if _distinct_bits(held & self._left, held & self._right):
             return True
-        rights = sorted(hand.possible(self.right))
-        return any(y is not x and hand.together(x, y) for x in sorted(hand.possible(self.left)) for y in rights)
+        rights = hand.possible_bits(self._right)
+        lefts = hand.possible_bits(self._left)
+        while lefts:
+            x = lefts & -lefts
+            lefts ^= x
+            ys = rights & ~x
+            while ys:
+                y = ys & -ys
+                ys ^= y
+                if hand.together_bits(x | y):
+                    return True
+        return False
 
     def _has_pair(self, hand: HandQuestion) -> frozenset[Tile]:
         """The tiles of the pair play that is shown: the first of the world found from nothing, else
@@ -181,10 +220,9 @@ class HoldsPair(HoldingRule):
         return frozenset()
 
     def _can_lack_pair(self, hand: HandQuestion) -> bool:
-        if hand.avoidable(self.left) or hand.avoidable(self.right):
+        if hand.avoidable_bits(self._left) or hand.avoidable_bits(self._right):
             return True
-        both = self.left | self.right
-        return any(hand.avoidable_but(both, z) for z in self.left & self.right)
+        return any(hand.avoidable_bits(self._both & ~(1 << z)) for z in self._common)
 
     def broken_somewhere(self, hand: HandQuestion) -> bool:
         return self._some_pair(hand)
@@ -197,8 +235,8 @@ class HoldsPair(HoldingRule):
         holds, else the pair play of the world found from nothing (worked out only then: the other
         questions do not need that world)."""
         if verdict:
-            return hand.certain(self.left | self.right) or self._has_pair(hand)
-        return hand.possible(self.left | self.right)
+            return tiles_of(hand.certain_bits(self._both)) or self._has_pair(hand)
+        return tiles_of(hand.possible_bits(self._both))
 
 
 @cache
@@ -322,6 +360,22 @@ class HandQuestion:
         raise NotImplementedError
 
     def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
+        raise NotImplementedError
+
+    # the same questions of bit sets of tiles (:func:`bits_of`), which the rules above ask
+    def possible_bits(self, tiles: int) -> int:
+        raise NotImplementedError
+
+    def certain_bits(self, tiles: int) -> int:
+        raise NotImplementedError
+
+    def avoidable_bits(self, tiles: int) -> bool:
+        raise NotImplementedError
+
+    def together_bits(self, tiles: int) -> bool:
+        raise NotImplementedError
+
+    def in_some_world_bits(self) -> int:
         raise NotImplementedError
 
     def avoidable(self, tiles: Iterable[Tile]) -> bool:
