@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dominolog.frozen import by_fields
-from dominolog.knowledge.model import NEVER, HandModel, Slot, by_entry, perfect_matching
+from dominolog.knowledge.model import NEVER, HandModel, Slot, by_entry, perfect_matching, slots_of
 from dominolog.state import HandState
 from dominolog.tiles import DOUBLE_SIX, Tile
 
@@ -274,7 +274,7 @@ class Skeleton:
                     out &= inside
                 elif gone > seq:
                     out &= ~inside
-            edges[t] = list(base_lists[t]) if out == base else from_bits(out)
+            edges[t] = list(base_lists[t]) if out == base else slots_of(out)
         return edges, exit
 
     def feasible(self, facts: Iterable[Fact]) -> bool:
@@ -406,18 +406,6 @@ def to_bits(slots: Iterable[int]) -> int:
     for i in slots:
         bits |= 1 << i
     return bits
-
-
-def from_bits(bits: int) -> list[int]:
-    """The slot indexes of a bit set, in order."""
-    out: list[int] = []
-    i = 0
-    while bits:
-        if bits & 1:
-            out.append(i)
-        bits >>= 1
-        i += 1
-    return out
 
 
 def prefix_bits(which: list[int]) -> list[int]:

@@ -95,9 +95,10 @@ class HandModel:
         #: the world found from nothing (:attr:`match`), once worked out
         self._match: dict[Tile, int] | None = None
         self._match_known = False
-        self.allowed: dict[Tile, frozenset[int]]
-        #: :attr:`allowed` as bit sets (slot ``i`` is bit ``i``), worked out when first asked
-        self._allowed_bits: dict[Tile, int] | None = None
+        #: each tile's slots in some world as a bit set (slot ``i`` is bit ``i``): what the matching
+        #: gives; :attr:`allowed`, the same as sets, is made from it when first asked
+        self._allowed_bits: dict[Tile, int]
+        self._allowed: dict[Tile, frozenset[int]] | None = None
         #: each holder's entries and the slots entered before each, as bit sets (:meth:`entered_bits`)
         self._prefix: dict[str | None, tuple[list[int], list[int]]] | None = None
         #: :meth:`by_index`, once worked out
@@ -115,8 +116,7 @@ class HandModel:
             # world are functions of those alone, so they are the previous model's
             self.world = previous.world
             self._match, self._match_known = previous._match, previous._match_known
-            self.allowed = previous.allowed
-            self._allowed_bits = previous._allowed_bits
+            self._allowed_bits, self._allowed = previous._allowed_bits, previous._allowed
             self.graph = previous.graph
         else:
             if previous is not None and start is None and previous.world is not None:
@@ -126,7 +126,8 @@ class HandModel:
             else:
                 self.world = self._match = perfect_matching(self.tiles, len(slots), edges, start)
                 self._match_known = True
-            self.allowed = allowed_edges(self.tiles, len(slots), edges, self.world) if self.world is not None else {}
+            world = self.world
+            self._allowed_bits = allowed_bits_of(self.tiles, len(slots), edges, world) if world is not None else {}
             #: the same object for models of equal tiles, slots by number, edges and exits (``previous``):
             #: a question that reads only those and the slots it names has the same answer in both
             self.graph = object()
@@ -232,18 +233,18 @@ class HandModel:
         at, upto = found
         return upto[bisect_left(at, seq)]
 
-    def allowed_bits(self) -> dict[Tile, int]:
-        """:attr:`allowed` as bit sets (slot ``i`` is bit ``i``), worked out once a model."""
-        found = self._allowed_bits
+    @property
+    def allowed(self) -> dict[Tile, frozenset[int]]:
+        """Each tile's slots in some world (empty for every tile when no world exists), made once from
+        :meth:`allowed_bits` when first asked (the rules ask the bit sets)."""
+        found = self._allowed
         if found is None:
-            found = {}
-            for t, allowed in self.allowed.items():
-                bits = 0
-                for i in allowed:
-                    bits |= 1 << i
-                found[t] = bits
-            self._allowed_bits = found
+            found = self._allowed = {t: frozenset(slots_of(bits)) for t, bits in self._allowed_bits.items()}
         return found
+
+    def allowed_bits(self) -> dict[Tile, int]:
+        """Each tile's slots in some world, as bit sets (slot ``i`` is bit ``i``)."""
+        return self._allowed_bits
 
     def by_index(self) -> tuple[list[int], list[int], list[int]]:
         """By tile index (0-27, :attr:`~dominolog.tiles.Tile.index`): the slots each tile takes in some
@@ -443,6 +444,16 @@ class Before(HandQuestion):
         return self.together_bits(bits_of(tiles))
 
 
+def slots_of(bits: int) -> list[int]:
+    """The slot indexes of a bit set (slot ``i`` is bit ``i``), in order."""
+    out: list[int] = []
+    while bits:
+        bit = bits & -bits
+        bits ^= bit
+        out.append(bit.bit_length() - 1)
+    return out
+
+
 def by_entry(slots: list[Slot]) -> dict[str | None, tuple[list[int], list[int]]]:
     """Each holder's slots in order of entry: (their entries, their indexes in ``slots``)."""
     out: dict[str | None, tuple[list[int], list[int]]] = {}
@@ -509,48 +520,59 @@ def augment(
 def allowed_edges(
     tiles: list[Tile], n_slots: int, edges: dict[Tile, list[int]], match: dict[Tile, int]
 ) -> dict[Tile, frozenset[int]]:
-    """For each tile, the slots it takes in some perfect matching.
+    """For each tile, the slots it takes in some perfect matching (:func:`allowed_bits_of` as sets)."""
+    return {t: frozenset(slots_of(bits)) for t, bits in allowed_bits_of(tiles, n_slots, edges, match).items()}
+
+
+def allowed_bits_of(
+    tiles: list[Tile], n_slots: int, edges: dict[Tile, list[int]], match: dict[Tile, int]
+) -> dict[Tile, int]:
+    """For each tile, the slots it takes in some perfect matching, as a bit set (slot ``i`` is bit ``i``).
 
     An edge ``(t, i)`` outside the matching lies in another exactly when it closes an alternating
     cycle: ``t`` takes slot ``i``, the tile ``i`` held takes another of its slots, and so on until a
     tile takes ``t``'s slot (the strongly connected components of the alternating graph, with each
     slot folded into the tile that holds it). On the tiles alone: ``u -> v`` when ``u`` can take
     ``v``'s slot; ``(t, i)`` is allowed when ``t`` and the tile holding ``i`` are in one strongly
-    connected component. With at most 28 tiles each tile's successors and predecessors are one bit
-    set, and each component is what a tile reaches and is reached from (two searches over the bit
-    sets, the second within the first's reach, on the tiles no component has taken yet): a hand's
-    tiles fall in a few large components (each player's, the boneyard's), so a few searches find
-    them all."""
+    connected component, that is when ``i`` is one of the slots the component's tiles hold. With at
+    most 28 tiles each tile's successors and predecessors are one bit set, and each component is what
+    a tile reaches and is reached from (two searches over the bit sets, the second within the first's
+    reach, on the tiles no component has taken yet): a hand's tiles fall in a few large components
+    (each player's, the boneyard's), so a few searches find them all."""
     n = len(tiles)
     holder = [0] * n_slots
     for k, t in enumerate(tiles):  # each slot's tile by its place in ``tiles`` (no dict of places)
         holder[match[t]] = k
     succ = [0] * n
     pred = [0] * n
+    reach = [0] * n  # each tile's slots, as a bit set
     for k, t in enumerate(tiles):
-        bits, me = 0, 1 << k
+        bits, slots, me = 0, 0, 1 << k
         for i in edges[t]:
             h = holder[i]
             bits |= 1 << h
+            slots |= 1 << i
             pred[h] |= me
         succ[k] = bits
-    part = [0] * n  # each tile's component, as a bit set of tiles
+        reach[k] = slots
+    held = [0] * n  # each tile's component, as the bit set of the slots its tiles hold
     left = (1 << n) - 1
     while left:
         low = left & -left
         ahead = _reach(low, succ, left)
         mine = _reach(low, pred, ahead)
+        left &= ~mine
+        slots, rest = 0, mine
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            slots |= 1 << match[tiles[bit.bit_length() - 1]]
         rest = mine
         while rest:
             bit = rest & -rest
-            part[bit.bit_length() - 1] = mine
             rest ^= bit
-        left &= ~mine
-    out: dict[Tile, frozenset[int]] = {}
-    for k, t in enumerate(tiles):
-        mine = part[k]
-        out[t] = frozenset([i for i in edges[t] if mine >> holder[i] & 1])
-    return out
+            held[bit.bit_length() - 1] = slots
+    return {t: reach[k] & held[k] for k, t in enumerate(tiles)}
 
 
 def _reach(start: int, step: list[int], within: int) -> int:
