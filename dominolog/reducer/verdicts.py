@@ -115,10 +115,8 @@ def _hand_grows(model: HandModel, exits: list[int], player: str, early: int, lat
     ``early`` (``early <= late``): no tile that can be in the earlier hand leaves it in between."""
     if bisect_right(exits, early) == bisect_right(exits, late):
         return True  # no tile leaves any hand in between
-    entered = model.entered(player, early)
-    return not any(
-        early < model.exit[t] <= late and not entered.isdisjoint(model.allowed.get(t, ())) for t in model.tiles
-    )
+    entered, allowed, exit = model.entered_bits(player, early), model.allowed_bits(), model.exit
+    return not any(early < exit[t] <= late and entered & allowed.get(t, 0) for t in model.tiles)
 
 
 def fill_hands(model: HandModel, hand: HandState) -> None:
