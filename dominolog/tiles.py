@@ -101,14 +101,14 @@ class Tile:
 
 
 _ALL: list[Tile] = []
-_BY_PAIR: dict[tuple[int, int], Tile] = {}
+_BY_PAIR: Final[dict[tuple[int, int], Tile]] = {}
 for _lo in range(7):
     for _hi in range(_lo, 7):
         _t = Tile(_lo, _hi, len(_ALL))
         _ALL.append(_t)
         _BY_PAIR[(_lo, _hi)] = _t
 
-_PARSED: dict[str, Tile] = {}
+_PARSED: Final[dict[str, Tile]] = {}
 for _t in _ALL:
     _PARSED[f"{_t.lo}-{_t.hi}"] = _t
     _PARSED[f"{_t.hi}-{_t.lo}"] = _t

@@ -18,7 +18,7 @@ from dominolog.layouts.grid import GridLayout, Side
 from dominolog.reducer.claims import check_claim, same_winner
 from dominolog.reducer.context import Ctx, Findings
 from dominolog.simulate import simulate_match
-from dominolog.state import HandState, MatchState
+from dominolog.state import HandState, Holding, MatchState
 from dominolog.tiles import DOUBLE_SIX, Tile, tile_or_none
 from dominolog.variants import find_variant
 from dominolog.variants.double_bergen import DoubleBergen, placement_score
@@ -63,10 +63,30 @@ def plain_placement_score(layout: GridLayout) -> int:
     return total
 
 
+def plain_shape(tile: Tile, side: Side) -> tuple[tuple[int, int, int, int], bool]:
+    """``GridLayout.shape`` as it was written before ``GridLayout.place`` shared its rectangle."""
+    ax, ay = side.anchor
+    dx, dy = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}[side.dir]
+    cross = tile.is_double
+    along, half_across = (2, 2) if cross else (4, 1)
+    x0, y0 = ax, ay
+    x1, y1 = ax + dx * along, ay + dy * along
+    if dx:
+        rect = (min(x0, x1), ay - half_across, max(x0, x1), ay + half_across)
+    else:
+        rect = (ax - half_across, min(y0, y1), ax + half_across, max(y0, y1))
+    return rect, cross
+
+
+#: every end name a log may give for a tile and a direction (both orders of the numbers), and odd ones
+EVERY_NAME = [f"{a}-{b}:{d}" for a in range(7) for b in range(7) for d in ("N", "E", "S", "W", "X", "n", "")]
+
+
 @pytest.mark.parametrize("variant", sorted(PLAYERS))
 def test_the_tables_shortcuts_give_what_the_plain_computations_give(variant: str) -> None:
     checked = 0
     odd_names = ["", ":", "5-3", "5-3:", "5-3:X", "3-5:N", "5-3:NN", ":-::N", "7-7:N", "0-0", "6-6:E", "6-6:N"]
+    odd_names += [" 3-5:N", "3-5:N ", "3-5:N:", "35:N", "3-5::N", *EVERY_NAME]
 
     def check(match: MatchState, hand: HandState, player: str, actions: list[dict[str, Any]]) -> None:
         nonlocal checked
@@ -79,9 +99,17 @@ def test_the_tables_shortcuts_give_what_the_plain_computations_give(variant: str
                 assert s.name == f"{s.tile.lo}-{s.tile.hi}:{s.dir}"
             for name in [*odd_names, *(s.name[:3] for s in sides), *(s.name[::-1] for s in sides)]:
                 assert layout.side(name) is plain_side(layout, name), name
+            for s in sides:  # (where each tile that matches would lie, and where placing it puts it)
+                for t in DOUBLE_SIX:
+                    if t.has(s.value) and t not in layout.on_board:
+                        assert layout.shape(t, s) == plain_shape(t, s)
+                        copy = layout.clone()
+                        placed = copy.place(t, copy.sides[(s.tile, s.dir)])
+                        rect, cross = plain_shape(t, s)
+                        assert placed.rect == rect and placed.horizontal is ((s.dir in ("E", "W")) != cross)
             if isinstance(rules, DoubleBergen):
                 spinner = [s for s in sides if s.first] or None
-                if layout is hand.grid:  # (the rules read the hand's own table)
+                if layout is hand.grid:  # (the rules read the hand's own table: the sides its last play kept)
                     assert rules.allowed_sides(hand) == spinner
                 assert placement_score(layout) == plain_placement_score(layout)
         checked += 1
@@ -96,6 +124,16 @@ def test_every_tile_writes_its_name_once_made() -> None:
     for t in DOUBLE_SIX:
         assert str(t) == t.text == f"{t.lo}-{t.hi}"
         assert Tile.parse(str(t)) is t
+        for d in ("N", "E", "S", "W", "X", "NE", "", "n"):  # (the four from a table made once, any other joined)
+            assert Side(t, d, t.lo, (0, 0), False, False).name == f"{t.lo}-{t.hi}:{d}"
+
+
+@pytest.mark.parametrize("reserve", range(9))
+def test_double_bergens_drawable_tiles_are_the_boneyards_less_the_reserve(reserve: int) -> None:
+    rules = DoubleBergen(["Ana", "Ben"], {"reserve": reserve})
+    for known, unknown in ((k, u) for k in range(17) for u in range(17 - k)):
+        hand = HandState(1, "Ana", None, 1, {}, Holding(set(DOUBLE_SIX[:known]), unknown), set(), GridLayout(), None)
+        assert rules.drawable(hand) == max(0, known + unknown - reserve), (known, unknown)
 
 
 @st.composite
@@ -119,6 +157,9 @@ def spinner_tables(draw: st.DrawFn) -> GridLayout:
 @given(spinner_tables())
 def test_placement_score_packed_counts_as_the_list_of_counts(layout: GridLayout) -> None:
     assert placement_score(layout) == plain_placement_score(layout)
+    spinner: list[Side] = []  # (the spinner's sides it lists on the way, as a play keeps them for the next)
+    assert placement_score(layout, spinner) == plain_placement_score(layout)
+    assert spinner == [s for s in layout.sides.values() if s.first]
 
 
 names = st.sampled_from(["Ana", "Ben", "Cleo", "Zed"])

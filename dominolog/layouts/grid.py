@@ -28,22 +28,31 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from dominolog.frozen import by_fields
-from dominolog.tiles import Tile
+from dominolog.tiles import DOUBLE_SIX, Tile
 
-DIRS = ("N", "E", "S", "W")
-VECTORS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
-PERPENDICULAR = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
+DIRS: Final = ("N", "E", "S", "W")
+VECTORS: Final = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
+PERPENDICULAR: Final = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
 #: a spinning doublet's three free sides when played towards each direction, in the order of DIRS
 #: (the line straight on, and the two perpendicular sides)
-CROSS_SIDES = {d: tuple(q for q in DIRS if q == d or q in PERPENDICULAR[d]) for d in DIRS}
+CROSS_SIDES: Final = {d: tuple(q for q in DIRS if q == d or q in PERPENDICULAR[d]) for d in DIRS}
 
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (x0 < x1, y0 < y1)
 #: the numbers of a set of numbers 0-6 given as a mask (bit ``v``: number ``v``), in order: each a tuple
 #: made once, so that :meth:`GridLayout.open_values` (asked at every play) makes no set, list or tuple
-VALUES_OF_MASK: tuple[tuple[int, ...], ...] = tuple(tuple(v for v in range(7) if m >> v & 1) for m in range(128))
+VALUES_OF_MASK: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(v for v in range(7) if m >> v & 1) for m in range(128))
+
+
+#: every end name ``a-b:D`` (either order of the tile's numbers, a direction of DIRS) -> the key of
+#: :attr:`GridLayout.sides` it names: :meth:`GridLayout.side` finds such a name with one look-up
+_END_KEYS: Final[dict[str, tuple[Tile, str]]] = {
+    f"{a}-{b}:{d}": (Tile(a, b), d) for a in range(7) for b in range(7) for d in DIRS
+}
+#: direction -> each tile's end name towards it, by the tile's index (:attr:`Side.name`, made once)
+_END_NAMES: Final[dict[str, tuple[str, ...]]] = {d: tuple(t.text + ":" + d for t in DOUBLE_SIX) for d in DIRS}
 
 
 def values_mask(sides: Iterable[Side]) -> int:
@@ -85,7 +94,8 @@ class Side:
 
     @property
     def name(self) -> str:
-        return self.tile.text + ":" + self.dir
+        names = _END_NAMES.get(self.dir)
+        return names[self.tile.index] if names is not None else self.tile.text + ":" + self.dir
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
         return by_fields(self)
@@ -129,6 +139,15 @@ class Placed:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # frozen and compiled: rebuilt by __init__ (frozen.py)
         return by_fields(self)
+
+
+def _rect(ax: int, ay: int, dx: int, dy: int, cross: bool) -> Rect:
+    """Where a tile lies played from the anchor ``(ax, ay)`` towards ``(dx, dy)`` (crosswise: a doublet)."""
+    along, half_across = (2, 2) if cross else (4, 1)
+    x1, y1 = ax + dx * along, ay + dy * along
+    if dx:  # along x: across is y
+        return (min(ax, x1), ay - half_across, max(ax, x1), ay + half_across)
+    return (ax - half_across, min(ay, y1), ax + half_across, max(ay, y1))
 
 
 def overlap(a: Rect, b: Rect) -> bool:
@@ -186,13 +205,19 @@ class GridLayout:
 
     def open_values(self) -> tuple[int, ...]:
         """The numbers the open ends show, each once, in order."""
-        return VALUES_OF_MASK[values_mask(self.sides.values())]
+        mask = 0
+        for s in self.sides.values():  # (values_mask written out: a dict's own values are walked faster)
+            mask |= 1 << s.value
+        return VALUES_OF_MASK[mask]
 
     def ends(self) -> dict[str, int]:
         return {s.name: s.value for s in self.sides.values()}
 
     def side(self, name: str) -> Side | None:
         """The open end called ``name`` (``<tile>:<dir>``, or ``<tile>`` for a tile with one open end)."""
+        key = _END_KEYS.get(name)
+        if key is not None:  # (the common name, found whole: no partition, no tile parsed)
+            return self.sides.get(key)
         text, _, d = name.partition(":")
         try:
             tile = Tile.parse(text)
@@ -209,14 +234,7 @@ class GridLayout:
         ax, ay = side.anchor
         dx, dy = VECTORS[side.dir]
         cross = tile.is_double
-        along, half_across = (2, 2) if cross else (4, 1)
-        x0, y0 = ax, ay
-        x1, y1 = ax + dx * along, ay + dy * along
-        if dx:  # along x: across is y
-            rect = (min(x0, x1), ay - half_across, max(x0, x1), ay + half_across)
-        else:
-            rect = (ax - half_across, min(y0, y1), ax + half_across, max(y0, y1))
-        return rect, cross
+        return _rect(ax, ay, dx, dy, cross), cross
 
     def collides(self, rect: Rect) -> Tile | None:
         """A tile on the table that ``rect`` would overlap, if any.
@@ -255,10 +273,12 @@ class GridLayout:
 
     def place(self, tile: Tile, side: Side) -> Placed:
         """Play ``tile`` on the open end ``side`` (it must match; room is the caller's check)."""
-        rect, cross = self.shape(tile, side)
+        ax, ay = side.anchor
+        dx, dy = VECTORS[side.dir]
+        cross = tile.is_double
+        rect = _rect(ax, ay, dx, dy, cross)  # (:meth:`shape`'s, its direction looked up once)
         parent = self.placed[side.tile]
         arm = parent.arm if parent.kind != "first" else side.dir
-        dx, dy = VECTORS[side.dir]
         other = tile.other(side.value)
         # halves north/west first: the near half is the matching one
         near_first = side.dir in ("S", "E") if not cross else True
@@ -267,7 +287,6 @@ class GridLayout:
         del self.sides[(side.tile, side.dir)]
         again = tile in self.on_board  # (a table built by hand may place a tile twice: its sides sorted anew)
         self._add(p)
-        ax, ay = side.anchor
         if cross and self.spinning_doubles:  # the three sides, added in the order of DIRS
             cx, cy = ax + dx, ay + dy
             for q in CROSS_SIDES[side.dir]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from dominolog.events import Draw, Event, MatchStart, Pass, Play
 from dominolog.frozen import by_fields
@@ -31,8 +31,8 @@ from dominolog.tiles import tile_or_none
 from dominolog.variants import Variant, VariantError, find_variant
 from dominolog.variants.rulings import CLOSING, MATCH, ids, over
 
-TURN_EVENTS = frozenset({"play", "draw", "pass", "declare", "block_call"})
-_NAME_FIELDS = {
+TURN_EVENTS: Final = frozenset({"play", "draw", "pass", "declare", "block_call"})
+_NAME_FIELDS: Final = {
     "deal": ("leader", "dealer", "chooser"),
     **{kind: ("player",) for kind in ("play", "draw", "pass", "declare", "block_call", "reveal", "note")},
 }
@@ -291,7 +291,9 @@ class MatchReducer(HandLifecycle):
         state = self.state
         assert state is not None and self.variant is not None
         ctx = self.ctx
-        unknown = self.unknown_names(ev)
+        # (a turn event whose player plays, most of a log, names nobody else: no list made for it)
+        named = isinstance(ev, (Play, Draw, Pass)) and (ev.player is None or ev.player in state.players)
+        unknown = None if named else self.unknown_names(ev)
         if unknown:
             # a fault of the event's form: an undo later in the hand does not take it back
             self.format_issues.append(
@@ -378,9 +380,10 @@ class MatchReducer(HandLifecycle):
 
     def _note_tried(self, hand: HandState, ev: Play, placed: int) -> None:
         """Keep the tiles of a play the rules did not place (a play stays evidence of a holding)."""
+        n = len(ev.tiles) if ev.tiles is not None else 1 if ev.tile is not None else 0
+        if len(hand.placements) - placed == n:
+            return  # the common case: every tile placed (no list of the texts made for it)
         texts = ev.tiles if ev.tiles is not None else [ev.tile] if ev.tile is not None else []
-        if len(hand.placements) - placed == len(texts):
-            return  # the common case: every tile placed
         laid = {pl.tile for pl in hand.placements[placed:]}
         for text in texts:
             tile = tile_or_none(text)

@@ -10,7 +10,7 @@ standing event, so an undo restores the nearest one and applies at most
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from dominolog.events import Deal, Event
 from dominolog.frozen import by_fields
@@ -18,7 +18,7 @@ from dominolog.log.reader import Record
 from dominolog.state import HandState
 
 #: a state is saved before every this many standing events (a trade: saving costs a hand's copy)
-SAVE_EVERY = 16
+SAVE_EVERY: Final = 16
 
 
 @dataclass(init=False, slots=True, frozen=True)

@@ -10,7 +10,7 @@ that hidden tiles keep from being checked.
 from __future__ import annotations
 
 from random import Random
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -21,6 +21,9 @@ from dominolog.state import HandResult, HandState, Holding, Judge, MatchState, P
 from dominolog.tiles import DOUBLE_SIX, Tile
 from dominolog.variants.rulings import LEADER, MUST_DRAW, ORDER, SAME_TILE, TURN, ids, renege
 from dominolog.variants.rulings import deal as rules_of_deal
+
+#: every tile, as a set: a hand's unaccounted tiles start as its copy
+_ALL_TILES: Final = frozenset(DOUBLE_SIX)
 
 
 def option_words(value: Any) -> str:
@@ -218,7 +221,8 @@ class Variant:
                 (leader, expected),
             )
         layout = self.new_layout()
-        unaccounted = set(DOUBLE_SIX) - dealt
+        unaccounted = set(_ALL_TILES)  # (a copy of the set's table, then the dealt tiles taken out)
+        unaccounted -= dealt
         boneyard = Holding(set(), 0)
         if self.has_boneyard:
             hidden_count = sum(h.unknown for h in holdings.values())
@@ -338,8 +342,9 @@ class Variant:
         else:
             bone.known.discard(tile)
             h.known.add(tile)
-        hand.draws.append((ctx.seq, player, tile))
-        hand.actions.append((ctx.seq, player, "draw"))
+        seq = ctx.seq
+        hand.draws.append((seq, player, tile))
+        hand.actions.append((seq, player, "draw"))
         hand.settle()
         return True
 

@@ -9,7 +9,7 @@ moment a player reaches the target, even mid-hand.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from dominolog.events import Deal, Draw, Pass, Play
 from dominolog.layouts.grid import GridLayout, Side
@@ -20,16 +20,19 @@ from dominolog.variants.judges import judge_holds, judge_not, open_without_any
 from dominolog.variants.rulings import TURN, ids
 from dominolog.variants.spinner import GridVariant
 
-DOUBLES = frozenset(t for t in DOUBLE_SIX if t.is_double)
+DOUBLES: Final = frozenset(t for t in DOUBLE_SIX if t.is_double)
 
 
-def placement_score(layout: GridLayout) -> int:
+def placement_score(layout: GridLayout, spinner_sides: list[Side] | None = None) -> int:
     """D6: the points of the table as it is, for the player who just placed.
 
     The open ends are counted by the number they show: double ends, single ends, and whether the
     spinner (while one of its sides is open) is among them. A number with a double end scores when
     another end (or the spinner) shows it too: 2 for each double end, 1 for each single one; a number
-    with single ends alone scores 1 each when there are two or more."""
+    with single ends alone scores 1 each when there are two or more.
+
+    ``spinner_sides``, a list, receives the spinner's open sides in the table's order (what
+    :meth:`DoubleBergen.allowed_sides` lists: the play keeps them, so that the next one asks no second walk)."""
     # (the counts of each number packed four bits a number in one int: no lists made at every play;
     # an end count never passes 15, as 7 tiles show a number)
     doubles = 0
@@ -38,6 +41,8 @@ def placement_score(layout: GridLayout) -> int:
     for s in layout.sides.values():
         if s.first:
             spinner_open = True
+            if spinner_sides is not None:
+                spinner_sides.append(s)
         elif s.double:
             doubles += 1 << 4 * s.value
         else:
@@ -103,11 +108,15 @@ class DoubleBergen(GridVariant):
         return match.next_player(match.results[-1].leader)
 
     def finish_deal(self, match: MatchState, hand: HandState, deal: Deal, ctx: Ctx) -> None:
-        hand.extra.update(opening_passes=0, drawn_double=None, open_draw=None)
+        extra = hand.extra  # (three keys set in turn, as ``update`` with keywords sets them: no keywords' dict)
+        extra["opening_passes"] = 0
+        extra["drawn_double"] = None
+        extra["open_draw"] = None
         self._check_block(hand, ctx.seq)  # D7: no double dealt and none to draw
 
     def drawable(self, hand: HandState) -> int:  # D1: the reserve is never drawn
-        return max(0, hand.boneyard.count - self.options["reserve"])
+        left: int = hand.boneyard.count - self.options["reserve"]  # (an int: check_options; no ``max`` call)
+        return left if left > 0 else 0
 
     def first_tile_ok(self, tile: Tile) -> bool:  # D3
         return tile.is_double
@@ -119,7 +128,7 @@ class DoubleBergen(GridVariant):
         cache = layout.cache
         spinner = cache.get("spinner_sides")
         if spinner is None:
-            spinner = [s for s in layout.open_sides() if s.first]
+            spinner = [s for s in layout.sides.values() if s.first]
             cache["spinner_sides"] = spinner
         return spinner or None  # type: ignore[return-value]
 
@@ -138,10 +147,12 @@ class DoubleBergen(GridVariant):
 
     def _take_turn(self, match: MatchState, hand: HandState, player: str) -> None:
         """An unseen opening draw leaves open whether it was a double: the next player may act."""
-        drawer = hand.extra.get("open_draw")
-        if drawer is not None and player == match.next_player(drawer) and hand.turn == drawer:
-            hand.turn = player
-        hand.extra["open_draw"] = None
+        extra = hand.extra
+        drawer = extra.get("open_draw")
+        if drawer is not None:  # (else nothing to forget: every reader asks ``get``, missing or None alike)
+            if player == match.next_player(drawer) and hand.turn == drawer:
+                hand.turn = player
+            extra["open_draw"] = None
 
     def on_play(self, match: MatchState, hand: HandState, ev: Play, ctx: Ctx) -> None:
         if ev.tiles is not None:
@@ -151,25 +162,32 @@ class DoubleBergen(GridVariant):
             return
         player = ev.player
         self._take_turn(match, hand, player)
-        drawn = hand.extra["drawn_double"]
-        if drawn is not None and ev.tile is not None and Tile.parse(ev.tile) is not drawn:
-            ctx.violation(
-                "illegal", f"{player} must set the double just drawn ({drawn})", ("D3",), (str(drawn),), (player,)
-            )
-        hand.extra["drawn_double"] = None
+        extra = hand.extra
+        drawn = extra["drawn_double"]
+        if drawn is not None:
+            if ev.tile is not None and Tile.parse(ev.tile) is not drawn:
+                ctx.violation(
+                    "illegal", f"{player} must set the double just drawn ({drawn})", ("D3",), (str(drawn),), (player,)
+                )
+            extra["drawn_double"] = None
         placed = self.place(match, hand, ev, ctx)
         hand.turn = match.next_player(player)
         if placed is None:
             return
-        score = placement_score(hand.grid)  # D6
-        hand.points[player] += score
-        hand.extra["scores"] = (*hand.extra.get("scores", ()), (ctx.seq, player, score))
+        seq = ctx.seq
+        layout = hand.grid
+        spinner: list[Side] = []
+        score = placement_score(layout, spinner)  # D6
+        layout.cache["spinner_sides"] = spinner  # (the table's allowed sides, as allowed_sides lists them)
+        points = hand.points[player] + score
+        hand.points[player] = points
+        extra["scores"] = extra.get("scores", ()) + ((seq, player, score),)  # (one tuple made, no list)
         if hand.holdings[player].count == 0:  # D7, D8: a domino, even if it reaches the target
-            hand.over, hand.over_seq = "domino", ctx.seq
-        elif match.totals.get(player, 0) + hand.points[player] >= self.options["target"]:  # D8
-            hand.over, hand.over_seq = "target", ctx.seq
+            hand.over, hand.over_seq = "domino", seq
+        elif match.totals.get(player, 0) + points >= self.options["target"]:  # D8
+            hand.over, hand.over_seq = "target", seq
         else:
-            self._check_block(hand, ctx.seq)
+            self._check_block(hand, seq)
 
     def on_draw(self, match: MatchState, hand: HandState, ev: Draw, ctx: Ctx) -> None:
         player = ev.player

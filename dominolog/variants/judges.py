@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from dominolog.state import Holding, Judge
 from dominolog.tiles import DOUBLE_SIX, Tile
@@ -410,7 +410,7 @@ def judge_tiles(judge: Judge) -> frozenset[Tile]:
     return DOUBLE_SIX_SET
 
 
-DOUBLE_SIX_SET = frozenset(DOUBLE_SIX)
+DOUBLE_SIX_SET: Final = frozenset(DOUBLE_SIX)
 
 
 def decide(judge: Judge, hand: HandQuestion) -> Decision | None:

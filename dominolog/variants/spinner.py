@@ -9,7 +9,7 @@ a play that would overlap a tile is ``illegal`` and not placed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -22,9 +22,9 @@ from dominolog.variants.judges import judge_holds
 from dominolog.variants.rulings import FIRST, PLACE, ROOM, ids
 
 #: the tiles that show each number
-SHOWING = tuple(tuple(t for t in DOUBLE_SIX if t.has(v)) for v in range(7))
+SHOWING: Final = tuple(tuple(t for t in DOUBLE_SIX if t.has(v)) for v in range(7))
 #: the tiles that show any number of a set of numbers given as a mask (bit ``v``: number ``v``)
-SHOWING_ANY = tuple(frozenset(t for t in DOUBLE_SIX if t.mask & m) for m in range(128))
+SHOWING_ANY: Final = tuple(frozenset(t for t in DOUBLE_SIX if t.mask & m) for m in range(128))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a spinner game outside COMPILED may extend it
@@ -181,8 +181,9 @@ class GridVariant(Variant):
         else:
             placed = layout.place(tile, side)
             end = side.name
-        hand.placements.append(Placement(ctx.seq, player, tile, end, before))
-        hand.actions.append((ctx.seq, player, "play"))
+        seq = ctx.seq
+        hand.placements.append(Placement(seq, player, tile, end, before))
+        hand.actions.append((seq, player, "play"))
         hand.played_by[player].append(tile)
         hand.consecutive_passes = 0
         return placed
