@@ -272,28 +272,27 @@ class MatchReducer(HandLifecycle):
             totals={p: 0 for p in ev.players},
         )
 
-    def unknown_names(self, ev: Event) -> list[str]:
-        """The fields of ``ev`` naming someone who is not a player (``["player 'Zed'"]``)."""
+    def unknown_names(self, ev: Event) -> tuple[str, ...]:
+        """The fields of ``ev`` naming someone who is not a player (``("player 'Zed'",)``; none: the
+        empty tuple, which is made once)."""
         assert self.state is not None
         players = self.state.players
         # (the turn events, most of a log, read their one name without a look-up of the field by its name)
         if isinstance(ev, (Play, Draw, Pass)):
             player = ev.player
-            return [] if player is None or player in players else [f"player {player!r}"]
+            return () if player is None or player in players else (f"player {player!r}",)
         names = []
         for attr in _NAME_FIELDS.get(ev.type, ()):
             value = getattr(ev, attr)
             if value is not None and value not in players:
                 names.append(f"{attr} {value!r}")
-        return names
+        return tuple(names)
 
     def _apply(self, rec: Record, ev: Event) -> None:
         state = self.state
         assert state is not None and self.variant is not None
         ctx = self.ctx
-        # (a turn event whose player plays, most of a log, names nobody else: no list made for it)
-        named = isinstance(ev, (Play, Draw, Pass)) and (ev.player is None or ev.player in state.players)
-        unknown = None if named else self.unknown_names(ev)
+        unknown = self.unknown_names(ev)
         if unknown:
             # a fault of the event's form: an undo later in the hand does not take it back
             self.format_issues.append(
