@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Final
 
 _TILE_RE: Final = re.compile(r"^([0-6])-([0-6])$")
@@ -131,6 +132,24 @@ def parse_tile(text: str) -> Tile:
 
 def is_tile_text(text: object) -> bool:
     return isinstance(text, str) and _TILE_RE.match(text) is not None
+
+
+def mask_of(tiles: Iterable[Tile]) -> int:
+    """Tiles as a bit set: tile ``t`` is bit ``t.index``."""
+    mask = 0
+    for t in tiles:
+        mask |= 1 << t.index
+    return mask
+
+
+def tiles_in(mask: int) -> list[Tile]:
+    """The tiles of a bit set (:func:`mask_of`), in the set's order."""
+    out = []
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        out.append(DOUBLE_SIX[bit.bit_length() - 1])
+    return out
 
 
 def pips(tiles: object) -> int:

@@ -29,7 +29,7 @@ from dominolog.analysis.ghost13_search import (
     pips,
 )
 from dominolog.state import HandState, MatchState
-from dominolog.tiles import DOUBLE_SIX, Tile
+from dominolog.tiles import DOUBLE_SIX, Tile, mask_of, tiles_in
 
 ALL = (1 << len(DOUBLE_SIX)) - 1
 
@@ -84,7 +84,7 @@ class Position(NamedTuple):
         return cls(hands, None, leader)
 
     def tiles(self, player: int) -> list[Tile]:
-        return tiles_of(self.hands[player])
+        return tiles_in(self.hands[player])
 
     @property
     def over(self) -> bool:
@@ -130,17 +130,6 @@ class Solution(NamedTuple):
     nodes: int
 
 
-def mask_of(tiles: Iterable[Tile]) -> int:
-    m = 0
-    for t in tiles:
-        m |= 1 << t.index
-    return m
-
-
-def tiles_of(mask: int) -> list[Tile]:
-    return [t for t in DOUBLE_SIX if mask >> t.index & 1]
-
-
 def _key(pos: Position) -> int:
     return EMPTY if pos.ends is None else ends_key(*pos.ends)
 
@@ -151,7 +140,7 @@ def moves(pos: Position) -> list[Move]:
     A pass when there is no play; nothing once the hand is over."""
     if pos.over:
         return []
-    hand = tiles_of(pos.hands[pos.turn])
+    hand = tiles_in(pos.hands[pos.turn])
     if pos.ends is None:
         return [Move(t, "") for t in hand]
     left, right = pos.ends

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from dominolog.frozen import by_fields
-from dominolog.tiles import Tile
-from dominolog.variants.judges import HandQuestion, bits_of, tiles_of
+from dominolog.tiles import Tile, mask_of
+from dominolog.variants.judges import HandQuestion, tiles_of
 
 #: the seq of "never": a tile never played leaves no hand before the end
 NEVER = 1 << 60
@@ -401,19 +401,19 @@ class Before(HandQuestion):
 
     def possible(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
         """:meth:`possible_bits` of tiles."""
-        return tiles_of(self.possible_bits(bits_of(tiles)))
+        return tiles_of(self.possible_bits(mask_of(tiles)))
 
     def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
         """:meth:`certain_bits` of tiles."""
-        return tiles_of(self.certain_bits(bits_of(tiles)))
+        return tiles_of(self.certain_bits(mask_of(tiles)))
 
     def avoidable(self, tiles: Iterable[Tile]) -> bool:
         """Whether some world has none of ``tiles`` in the hand."""
-        return self.avoidable_bits(bits_of(tiles))
+        return self.avoidable_bits(mask_of(tiles))
 
     def avoidable_but(self, tiles: Iterable[Tile], keep: Tile) -> bool:
         """Whether some world has none of ``tiles`` in the hand except perhaps ``keep``."""
-        return self.avoidable_bits(bits_of(tiles) & ~(1 << keep.index))
+        return self.avoidable_bits(mask_of(tiles) & ~(1 << keep.index))
 
     def _outside(self, tiles: frozenset[Tile]) -> dict[Tile, list[int]]:
         """The slots that leave each of ``tiles`` out of the hand just before ``seq`` (those not
@@ -441,7 +441,7 @@ class Before(HandQuestion):
 
     def together(self, *tiles: Tile) -> bool:
         """Whether some world has all of ``tiles`` in the hand."""
-        return self.together_bits(bits_of(tiles))
+        return self.together_bits(mask_of(tiles))
 
 
 def slots_of(bits: int) -> list[int]:

@@ -16,7 +16,7 @@ from dominolog.events import BlockCall, Deal, Draw, Pass, Play
 from dominolog.state import HandResult, HandState, Holding, MatchState, Placement, WinnerValue
 from dominolog.tiles import Tile, suit
 from dominolog.variants.base import Ctx, VariantError
-from dominolog.variants.judges import judge_fit, judge_not, judge_pair
+from dominolog.variants.judges import count_fits, holds_pair, judge_fit, judge_not, judge_pair
 from dominolog.variants.line import LineVariant
 from dominolog.variants.rulings import TURN, ids
 
@@ -27,18 +27,8 @@ def _open_without_pair(h: Holding, left: int, right: int) -> bool:
     the common draw is not judged (``tests/test_double_draw_rulings.py`` holds the two to the same)."""
     if h.unknown:
         return False
-    ml, mr = 1 << left, 1 << right
-    fit_left = fit_right = fit_both = 0
-    for t in h.known:
-        m = t.mask
-        if m & ml:
-            fit_left += 1
-            if m & mr:
-                fit_both += 1
-        if m & mr:
-            fit_right += 1
-    # a pair: a tile for each end, unless the one tile for each is the same tile
-    return not (fit_left and fit_right and not (fit_left == 1 and fit_right == 1 and fit_both == 1))
+    fit_left, fit_right, fit_both = count_fits(h.known, 1 << left, 1 << right)
+    return not holds_pair(fit_left, fit_right, fit_both)
 
 
 class DoubleDraw(LineVariant):

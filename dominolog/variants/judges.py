@@ -16,25 +16,12 @@ from functools import cache
 from typing import Any, Final
 
 from dominolog.state import Holding, Judge
-from dominolog.tiles import DOUBLE_SIX, Tile
-
-
-def bits_of(tiles: Iterable[Tile]) -> int:
-    """Tiles as a bit set (tile ``t`` is bit ``t.index``)."""
-    bits = 0
-    for t in tiles:
-        bits |= 1 << t.index
-    return bits
+from dominolog.tiles import DOUBLE_SIX, Tile, mask_of, tiles_in
 
 
 def tiles_of(bits: int) -> frozenset[Tile]:
-    """The tiles of a bit set (:func:`bits_of`)."""
-    out = []
-    while bits:
-        bit = bits & -bits
-        bits ^= bit
-        out.append(DOUBLE_SIX[bit.bit_length() - 1])
-    return frozenset(out)
+    """The tiles of a bit set (:func:`~dominolog.tiles.mask_of`), as a set."""
+    return frozenset(tiles_in(bits))
 
 
 def names(tiles: Iterable[Tile], limit: int = 4) -> str:
@@ -110,7 +97,7 @@ class HoldsOne(HoldingRule):
 
     def __init__(self, tiles: frozenset[Tile], verb: str, verbs: str, none: str) -> None:
         self.tiles = tiles
-        self._bits = bits_of(tiles)
+        self._bits = mask_of(tiles)
         self.verb = verb
         self._judge = _judge_holding(lambda upper: set(upper & tiles), verb, verbs, none)
 
@@ -177,8 +164,8 @@ class HoldsPair(HoldingRule):
         self.left = frozenset(t for t in DOUBLE_SIX if t.has(left))
         self.right = frozenset(t for t in DOUBLE_SIX if t.has(right))
         self._judge = _pair_bounds(left, right)
-        # the same as bit sets of tiles (:func:`bits_of`), and the tiles that fit both ends, in order
-        self._left, self._right = bits_of(self.left), bits_of(self.right)
+        # the same as bit sets of tiles (:func:`~dominolog.tiles.mask_of`), and the tiles that fit both ends, in order
+        self._left, self._right = mask_of(self.left), mask_of(self.right)
         self._both = self._left | self._right
         self._common = [t.index for t in sorted(self.left & self.right)]
 
@@ -296,6 +283,27 @@ def _pair_judged(
     return None, "", ()
 
 
+def count_fits(tiles: Iterable[Tile], ml: int, mr: int) -> tuple[int, int, int]:
+    """How many of ``tiles`` fit the left end, the right end (``ml``, ``mr``: the masks of their numbers),
+    and both."""
+    fit_left = fit_right = fit_both = 0
+    for t in tiles:
+        m = t.mask
+        if m & ml:
+            fit_left += 1
+            if m & mr:
+                fit_both += 1
+        if m & mr:
+            fit_right += 1
+    return fit_left, fit_right, fit_both
+
+
+def holds_pair(fit_left: int, fit_right: int, fit_both: int) -> bool:
+    """Whether tiles so counted (:func:`count_fits`) hold a pair play: a tile for each end, unless the one
+    tile for each is the same tile."""
+    return fit_left > 0 and fit_right > 0 and not (fit_left == 1 and fit_right == 1 and fit_both == 1)
+
+
 def _pair_nothing_known(ml: int, mr: int, upper: frozenset[Tile], n: int) -> tuple[bool | None, str, tuple[Tile, ...]]:
     """:func:`_pair_judged` of a hand none of whose tiles is known (``sure`` empty), from how many of the
     tiles it may hold fit the left, the right and both (``tests/test_judges.py`` holds the two to the
@@ -304,16 +312,8 @@ def _pair_nothing_known(ml: int, mr: int, upper: frozenset[Tile], n: int) -> tup
     both ends' but for one tile that fits both."""
     if n <= 0:
         return False, "no pair play", ()
-    fit_left = fit_right = fit_both = 0
-    for t in upper:
-        m = t.mask
-        if m & ml:
-            fit_left += 1
-            if m & mr:
-                fit_both += 1
-        if m & mr:
-            fit_right += 1
-    if not fit_left or not fit_right or (fit_left == 1 and fit_right == 1 and fit_both == 1) or n < 2:
+    fit_left, fit_right, fit_both = count_fits(upper, ml, mr)
+    if n < 2 or not holds_pair(fit_left, fit_right, fit_both):
         return False, "no pair play", ()
     free = len(upper)
     if free - fit_left >= n or free - fit_right >= n:
@@ -362,7 +362,7 @@ class HandQuestion:
     def certain(self, tiles: Iterable[Tile]) -> frozenset[Tile]:
         raise NotImplementedError
 
-    # the same questions of bit sets of tiles (:func:`bits_of`), which the rules above ask
+    # the same questions of bit sets of tiles (:func:`~dominolog.tiles.mask_of`), which the rules above ask
     def possible_bits(self, tiles: int) -> int:
         raise NotImplementedError
 
