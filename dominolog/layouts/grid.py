@@ -205,10 +205,7 @@ class GridLayout:
 
     def open_values(self) -> tuple[int, ...]:
         """The numbers the open ends show, each once, in order."""
-        mask = 0
-        for s in self.sides.values():  # (values_mask written out: a dict's own values are walked faster)
-            mask |= 1 << s.value
-        return VALUES_OF_MASK[mask]
+        return VALUES_OF_MASK[values_mask(self.sides.values())]
 
     def ends(self) -> dict[str, int]:
         return {s.name: s.value for s in self.sides.values()}
