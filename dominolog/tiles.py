@@ -117,6 +117,8 @@ for _t in _ALL:
 
 #: The 28 tiles of the double-six set, in a fixed order (0-0, 0-1, ..., 6-6).
 DOUBLE_SIX: Final[tuple[Tile, ...]] = tuple(_ALL)
+#: The 28 tiles as a set (a hand's unaccounted tiles start as its copy).
+DOUBLE_SIX_SET: Final[frozenset[Tile]] = frozenset(_ALL)
 #: Total pips of the whole set (168).
 SET_PIPS: Final[int] = sum(t.pips for t in DOUBLE_SIX)
 

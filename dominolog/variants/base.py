@@ -10,7 +10,7 @@ that hidden tiles keep from being checked.
 from __future__ import annotations
 
 from random import Random
-from typing import Any, ClassVar, Final, Protocol
+from typing import Any, ClassVar, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -18,12 +18,9 @@ from dominolog.events import BlockCall, Deal, Declare, Draw, Pass, Play
 from dominolog.layouts.grid import GridLayout
 from dominolog.layouts.line import LineLayout
 from dominolog.state import HandResult, HandState, Holding, Judge, MatchState, PendingCheck, WinnerValue
-from dominolog.tiles import DOUBLE_SIX, Tile
+from dominolog.tiles import DOUBLE_SIX, DOUBLE_SIX_SET, Tile
 from dominolog.variants.rulings import LEADER, MUST_DRAW, ORDER, SAME_TILE, TURN, ids, renege
 from dominolog.variants.rulings import deal as rules_of_deal
-
-#: every tile, as a set: a hand's unaccounted tiles start as its copy
-_ALL_TILES: Final = frozenset(DOUBLE_SIX)
 
 
 def option_words(value: Any) -> str:
@@ -221,7 +218,7 @@ class Variant:
                 (leader, expected),
             )
         layout = self.new_layout()
-        unaccounted = set(_ALL_TILES)  # (a copy of the set's table, then the dealt tiles taken out)
+        unaccounted = set(DOUBLE_SIX_SET)  # (a copy of the set's table, then the dealt tiles taken out)
         unaccounted -= dealt
         boneyard = Holding(set(), 0)
         if self.has_boneyard:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any, Final
+from typing import Any
 
 from dominolog.state import Holding, Judge
-from dominolog.tiles import DOUBLE_SIX, Tile, mask_of, tiles_in
+from dominolog.tiles import DOUBLE_SIX, DOUBLE_SIX_SET, Tile, mask_of, tiles_in
 
 
 def tiles_of(bits: int) -> frozenset[Tile]:
@@ -408,9 +408,6 @@ def judge_tiles(judge: Judge) -> frozenset[Tile]:
     if isinstance(judge, Opposite):
         return judge_tiles(judge.judge)
     return DOUBLE_SIX_SET
-
-
-DOUBLE_SIX_SET: Final = frozenset(DOUBLE_SIX)
 
 
 def decide(judge: Judge, hand: HandQuestion) -> Decision | None:
