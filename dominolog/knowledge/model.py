@@ -310,30 +310,23 @@ class Before(HandQuestion):
         self.model = model
         self.player = player
         self.seq = seq
-        self._entered: frozenset[int] | None = None
-        #: :meth:`entered` as a bit set, -1 until worked out
+        #: :meth:`entered_bits`, -1 until worked out
         self._bits = -1
         #: :meth:`in_some_world_bits`, -1 until worked out
         self._held = -1
 
-    def entered(self) -> frozenset[int]:
-        """The slots of the player's hand entered before ``seq``: a tile in one of them is in the hand
-        just before ``seq`` exactly when it had not left it yet (``seq < exit``). Worked out once: the
-        rules ask :meth:`possible` and :meth:`certain` of several sets of tiles of the same hand, and
-        with it each tile is a set comparison instead of a walk over its slots."""
-        if self._entered is None:
-            self._entered = self.model.entered(self.player, self.seq)
-        return self._entered
-
     def entered_bits(self) -> int:
-        """:meth:`entered` as a bit set (slot ``i`` is bit ``i``), worked out once."""
+        """The slots of the player's hand entered before ``seq``, as a bit set (slot ``i`` is bit ``i``):
+        a tile in one of them is in the hand just before ``seq`` exactly when it had not left it yet
+        (``seq < exit``). Worked out once: the rules ask several questions of the same hand, and with it
+        each tile is one test of bits instead of a walk over its slots."""
         if self._bits < 0:
             self._bits = self.model.entered_bits(self.player, self.seq)
         return self._bits
 
     def possible_bits(self, tiles: int) -> int:
         """The tiles of ``tiles`` (a bit set of tile indexes) the hand holds in some world: a tile not yet
-        played by ``seq`` with some slot of the worlds among those :meth:`entered`."""
+        played by ``seq`` with some slot of the worlds among those :meth:`entered_bits`."""
         allowed, exit, _ = self.model.by_index()
         seq, entered = self.seq, self.entered_bits()
         out = 0
@@ -347,7 +340,7 @@ class Before(HandQuestion):
 
     def certain_bits(self, tiles: int) -> int:
         """The tiles of ``tiles`` (a bit set) the hand holds in every world: a tile not yet played by
-        ``seq`` whose every slot of the worlds is among those :meth:`entered`."""
+        ``seq`` whose every slot of the worlds is among those :meth:`entered_bits`."""
         allowed, exit, _ = self.model.by_index()
         seq, outside = self.seq, ~self.entered_bits()
         out = 0
@@ -417,7 +410,7 @@ class Before(HandQuestion):
 
     def _outside(self, tiles: frozenset[Tile]) -> dict[Tile, list[int]]:
         """The slots that leave each of ``tiles`` out of the hand just before ``seq`` (those not
-        :meth:`entered`; a tile played by then is out of it in every slot)."""
+        :meth:`entered_bits`; a tile played by then is out of it in every slot)."""
         m, seq, entered = self.model, self.seq, self.entered_bits()
         return {
             t: [i for i in m.edges[t] if not entered >> i & 1] if seq < m.exit[t] else m.edges[t]
