@@ -109,7 +109,7 @@ def test_the_tables_shortcuts_give_what_the_plain_computations_give(variant: str
                         assert placed.rect == rect and placed.horizontal is ((s.dir in ("E", "W")) != cross)
             if isinstance(rules, DoubleBergen):
                 spinner = [s for s in sides if s.first] or None
-                if layout is hand.grid:  # (the rules read the hand's own table: the sides its last play kept)
+                if layout is hand.grid:  # (the rules read the hand's own table)
                     assert rules.allowed_sides(hand) == spinner
                 assert placement_score(layout) == plain_placement_score(layout)
         checked += 1
@@ -157,9 +157,6 @@ def spinner_tables(draw: st.DrawFn) -> GridLayout:
 @given(spinner_tables())
 def test_placement_score_packed_counts_as_the_list_of_counts(layout: GridLayout) -> None:
     assert placement_score(layout) == plain_placement_score(layout)
-    spinner: list[Side] = []  # (the spinner's sides it lists on the way, as a play keeps them for the next)
-    assert placement_score(layout, spinner) == plain_placement_score(layout)
-    assert spinner == [s for s in layout.sides.values() if s.first]
 
 
 names = st.sampled_from(["Ana", "Ben", "Cleo", "Zed"])

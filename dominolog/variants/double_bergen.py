@@ -23,16 +23,13 @@ from dominolog.variants.spinner import GridVariant
 DOUBLES: Final = frozenset(t for t in DOUBLE_SIX if t.is_double)
 
 
-def placement_score(layout: GridLayout, spinner_sides: list[Side] | None = None) -> int:
+def placement_score(layout: GridLayout) -> int:
     """D6: the points of the table as it is, for the player who just placed.
 
     The open ends are counted by the number they show: double ends, single ends, and whether the
     spinner (while one of its sides is open) is among them. A number with a double end scores when
     another end (or the spinner) shows it too: 2 for each double end, 1 for each single one; a number
-    with single ends alone scores 1 each when there are two or more.
-
-    ``spinner_sides``, a list, receives the spinner's open sides in the table's order (what
-    :meth:`DoubleBergen.allowed_sides` lists: the play keeps them, so that the next one asks no second walk)."""
+    with single ends alone scores 1 each when there are two or more."""
     # (the counts of each number packed four bits a number in one int: no lists made at every play;
     # an end count never passes 15, as 7 tiles show a number)
     doubles = 0
@@ -41,8 +38,6 @@ def placement_score(layout: GridLayout, spinner_sides: list[Side] | None = None)
     for s in layout.sides.values():
         if s.first:
             spinner_open = True
-            if spinner_sides is not None:
-                spinner_sides.append(s)
         elif s.double:
             doubles += 1 << 4 * s.value
         else:
@@ -176,9 +171,7 @@ class DoubleBergen(GridVariant):
             return
         seq = ctx.seq
         layout = hand.grid
-        spinner: list[Side] = []
-        score = placement_score(layout, spinner)  # D6
-        layout.cache["spinner_sides"] = spinner  # (the table's allowed sides, as allowed_sides lists them)
+        score = placement_score(layout)  # D6
         points = hand.points[player] + score
         hand.points[player] = points
         extra["scores"] = extra.get("scores", ()) + ((seq, player, score),)  # (one tuple made, no list)
